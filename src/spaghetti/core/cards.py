@@ -1,0 +1,169 @@
+"""Command cards, each one small declaration: names, texts, parameters and an effect.
+
+An effect is a sequence of *steps* built from a handful of primitives. A :class:`Choose` step asks
+the actor for targets one at a time (up to a count read from a parameter, C5) and applies its
+primitive to each as soon as it is chosen (SPEC 7.1); a :class:`Do` step happens by itself. The
+engine in :mod:`spaghetti.core.state` knows the primitives; a card only names them, so a new card
+is a new declaration, not new engine code.
+
+Texts mark parameters as ``{0}``, ``{1}``: the index of the parameter, filled in with its current
+value by :meth:`CardType.text_for`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Primitives a Choose step may apply to each chosen target, and what it chooses.
+CHOOSE_TARGETS = {
+    "add_flag": "card",      # one flag from the actor's supply joins the card's tail
+    "remove_card": "card",   # the card and its flags leave the game (C3)
+    "move_flag": "flag",     # the flag, then a destination card ("to"): it joins that tail
+    "remove_flag": "flag",   # the flag leaves the game
+    "move_card": "card",     # the card, then its new index ("at")
+    "damage": "player",      # the player loses `amount` life
+    "raise": "param",        # the parameter rises by `amount` (chips, 2.5)
+    "lower": "param",        # the parameter falls by up to `amount`, never below 0
+}
+# Primitives of a Do step.
+DO_ACTIONS = {"reverse", "remove_running_flag"}
+
+
+@dataclass(frozen=True)
+class Choose:
+    """Choose up to ``count`` distinct targets, one at a time, applying ``action`` to each.
+
+    ``count`` and ``amount`` are parameter indexes (``None``: exactly one / no amount).
+    ``other``: only targets other than this card (for flags: not on this card).
+    """
+
+    action: str
+    count: int | None = None
+    amount: int | None = None
+    other: bool = False
+
+    def __post_init__(self) -> None:
+        if self.action not in CHOOSE_TARGETS:
+            raise ValueError(f"unknown choice primitive {self.action!r}")
+
+    @property
+    def target(self) -> str:
+        return CHOOSE_TARGETS[self.action]
+
+
+@dataclass(frozen=True)
+class Do:
+    """A step that happens by itself."""
+
+    action: str
+
+    def __post_init__(self) -> None:
+        if self.action not in DO_ACTIONS:
+            raise ValueError(f"unknown primitive {self.action!r}")
+
+
+@dataclass(frozen=True, eq=False)
+class CardType:
+    """One kind of command card.
+
+    ``name`` is the card's name in English as the rulebook prints it (``AddFlag``); records use it.
+    ``params`` are the printed values of the braced numbers, in text order.
+    """
+
+    name: str
+    name_ja: str
+    text: str
+    text_ja: str
+    level: int
+    params: tuple[int, ...] = ()
+    effect: tuple[Choose | Do, ...] = ()
+    # True when the effect refers to "the flag that ran this": then that flag's identity is part
+    # of the position while it has the turn (C9).
+    uses_running_flag: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "uses_running_flag",
+                           any(isinstance(s, Do) and s.action == "remove_running_flag"
+                               for s in self.effect))
+
+    def text_for(self, values: tuple[int, ...] | None = None, lang: str = "en") -> str:
+        """The card's text with its current parameter values in braces."""
+        values = self.params if values is None else values
+        template = self.text_ja if lang == "ja" else self.text
+        return template.format(*(f"{{{v}}}" for v in values))
+
+    def display_name(self, lang: str = "en") -> str:
+        return self.name_ja if lang == "ja" else self.name
+
+    def __repr__(self) -> str:
+        return f"CardType({self.name})"
+
+
+ADD_FLAG = CardType(
+    "AddFlag", "フラグ追加",
+    "Add a flag to the tail of any command card other than this one.",
+    "このコマンドカード以外の任意のコマンドカードの末尾にフラグを追加する",
+    level=1, effect=(Choose("add_flag", other=True),))
+
+MOVE_FLAG = CardType(
+    "MoveFlag", "フラグ移動",
+    "Move {0} flag(s) to the tail of another command card.",
+    "任意の{0}個のフラグを別のコマンドカードの末尾へ移動する",
+    level=1, params=(1,), effect=(Choose("move_flag", count=0),))
+
+REMOVE_FLAG = CardType(
+    "RemoveFlag", "フラグ削除",
+    "Remove {0} flag(s) from the game.",
+    "任意の{0}個のフラグをゲームから取り除く",
+    level=1, params=(1,), effect=(Choose("remove_flag", count=0),))
+
+BUG = CardType(
+    "Bug", "バグ",
+    "Reduce the life of {0} player(s) by {1}.",
+    "任意の{0}人のプレイヤーのライフを{1}減らす",
+    level=1, params=(1, 1), effect=(Choose("damage", count=0, amount=1),))
+
+FORK_BOMB = CardType(
+    "ForkBomb", "フォーク爆弾",
+    "Reduce one player's life by {0}, then remove the flag that ran this command from the game.",
+    "任意の1人のプレイヤーのライフを{0}減らし、このコマンドを起動したフラグをゲームから取り除く",
+    level=1, params=(2,), effect=(Choose("damage", amount=0), Do("remove_running_flag")))
+
+MOVE_COMMAND = CardType(
+    "MoveCommand", "コマンド移動",
+    "Move {0} command card(s) to any position in the program. Its flags move with it.",
+    "{0}つのコマンドカードxをプログラム中の任意の位置に移動する。xに立っているフラグは、xと一緒に移動する",
+    level=2, params=(1,), effect=(Choose("move_card", count=0),))
+
+REMOVE_COMMAND = CardType(
+    "RemoveCommand", "コマンド削除",
+    "Remove any command card from the game together with its flags. If the cursor is on it, "
+    "the cursor moves to the next command.",
+    "任意のコマンドカードxを立っているフラグごとゲームから取り除く。"
+    "カーソルがxを指している場合は、カーソルは次のコマンドへ移動する。",
+    level=2, effect=(Choose("remove_card"),))
+
+REVERSE = CardType(
+    "Reverse", "リバース",
+    "Reverse the direction in which the cursor walks the command cards.",
+    "カーソルがコマンドカードをなめる向きを反転する",
+    level=2, effect=(Do("reverse"),))
+
+INCREMENT = CardType(
+    "Increment", "インクリメント",
+    "Increase any parameter (a number in braces) by {0}.",
+    "任意のパラメータ(波括弧で囲まれた数値)を{0}増やす",
+    level=3, params=(1,), effect=(Choose("raise", amount=0),))
+
+DECREMENT = CardType(
+    "Decrement", "デクリメント",
+    "Decrease any parameter (a number in braces) by {0}. It never goes below zero.",
+    "任意のパラメータ(波括弧で囲まれた数値)を{0}減らす。ただし数値をマイナスにすることはできない。",
+    level=3, params=(1,), effect=(Choose("lower", amount=0),))
+
+#: The ten command cards of Spaghetti Code, in rulebook order.
+SPAGHETTI_CODE_CARDS: tuple[CardType, ...] = (
+    ADD_FLAG, MOVE_FLAG, REMOVE_FLAG, BUG, FORK_BOMB,
+    MOVE_COMMAND, REMOVE_COMMAND, REVERSE,
+    INCREMENT, DECREMENT,
+)

@@ -1,0 +1,126 @@
+"""The facts of a game before it starts: variant, level, players, options, the deck.
+
+A :class:`Game` is an immutable value. :meth:`Game.new_state` deals a program (given, or shuffled
+with a seed it is handed) and returns the first :class:`~spaghetti.core.state.State`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from ..errors import SetupError
+from .cards import SPAGHETTI_CODE_CARDS, CardType
+
+VARIANTS = ("spaghetti-code",)
+FLAGS_PER_COLOUR = 10
+PLACED_PER_LEVEL = {1: 4, 2: 5, 3: 6}
+LIFE = 5
+CHIPS_PER_KIND = 5
+
+#: Options of the base game (SPEC 2.2, 2.6, 2.7) with their allowed values; the first is the default.
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "placement_order": ("round_robin", "snake"),
+    "remove_all_winner": ("head", "tail"),
+    "stalemate": ("auto", "manual"),
+}
+
+
+def _check_options(options: dict[str, str]) -> dict[str, str]:
+    if not isinstance(options, dict):
+        raise SetupError("options must be a mapping of option name to value")
+    for name, value in options.items():
+        if name not in OPTIONS:
+            raise SetupError(f"unknown option {name!r}; options are: {', '.join(OPTIONS)}")
+        if value not in OPTIONS[name]:
+            raise SetupError(f"option {name!r} cannot be {value!r}; "
+                             f"it is one of: {', '.join(OPTIONS[name])}")
+    return {name: options.get(name, values[0]) for name, values in OPTIONS.items()}
+
+
+@dataclass(frozen=True)
+class Game:
+    """The rules in force for one game.
+
+    >>> game = Game(level=2, players=3)
+    >>> game.flags_placed, game.supply, game.life
+    (5, 5, 5)
+    """
+
+    level: int = 1
+    players: int = 2
+    options: dict[str, str] = field(default_factory=dict, hash=False, compare=True)
+    variant: str = "spaghetti-code"
+
+    def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise SetupError(f"unknown variant {self.variant!r}; variants are: {', '.join(VARIANTS)}")
+        if isinstance(self.level, bool) or self.level not in PLACED_PER_LEVEL:
+            raise SetupError(f"level must be 1, 2 or 3, not {self.level!r}")
+        if isinstance(self.players, bool) or self.players not in (2, 3, 4, 5):
+            raise SetupError(f"players must be 2 to 5, not {self.players!r}")
+        object.__setattr__(self, "options", _check_options(dict(self.options)))
+
+    # Facts of the level (SPEC 2.1).
+    @property
+    def flags_placed(self) -> int:
+        return PLACED_PER_LEVEL[self.level]
+
+    @property
+    def supply(self) -> int:
+        return FLAGS_PER_COLOUR - self.flags_placed
+
+    @property
+    def life(self) -> int:
+        return LIFE
+
+    @property
+    def chips(self) -> int:
+        """Increment chips, and as many Decrement chips, in the shared supply at the start."""
+        return CHIPS_PER_KIND if self.level >= 3 else 0
+
+    @property
+    def deck(self) -> tuple[CardType, ...]:
+        """The cards of this level, in rulebook order."""
+        return tuple(c for c in SPAGHETTI_CODE_CARDS if c.level <= self.level)
+
+    def card(self, name: str) -> CardType:
+        """The card of this level with this name (letter case ignored)."""
+        if not isinstance(name, str):
+            raise SetupError(f"a card name must be a string, not {name!r}")
+        wanted = name.strip().lower()
+        for card in SPAGHETTI_CODE_CARDS:
+            if card.name.lower() == wanted:
+                if card.level > self.level:
+                    raise SetupError(f"{card.name} is a level-{card.level} card; "
+                                     f"this game is level {self.level}")
+                return card
+        names = ", ".join(c.name for c in self.deck)
+        raise SetupError(f"unknown card {name!r}; the cards of level {self.level} are: {names}")
+
+    def shuffled_program(self, seed: int) -> list[str]:
+        """The program dealt by shuffling this level's cards with ``seed``."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise SetupError(f"seed must be a whole number, not {seed!r}")
+        names = [c.name for c in self.deck]
+        random.Random(seed).shuffle(names)
+        return names
+
+    def new_state(self, program: list[str] | None = None, seed: int | None = None):
+        """The state at the start of placement.
+
+        ``program`` lists card names in order (any of this level's cards, repeats allowed, at least
+        as many as each player places); without it, the level's cards are shuffled with ``seed``
+        (default 0).
+        """
+        from .state import State
+
+        if program is None:
+            program = self.shuffled_program(0 if seed is None else seed)
+        if not isinstance(program, (list, tuple)):
+            raise SetupError("program must be a list of card names")
+        cards = [self.card(name) for name in program]
+        if len(cards) < self.flags_placed:
+            raise SetupError(f"the program has {len(cards)} cards; level {self.level} needs at "
+                             f"least {self.flags_placed}, one for each flag a player places")
+        return State(self, cards)

@@ -1,0 +1,107 @@
+"""Options: the notation of decisions (SPEC section 7), as strings and as compact integers.
+
+Every decision offers a finite list of *options*. At the edge of the engine an option is a short
+string such as ``"flag 2.0"``; inside, the same option is an integer *action id*, which is what
+search and the random player use because it is much cheaper to make and compare. The two forms are
+in one-to-one correspondence::
+
+    >>> parse("flag 2.0") == flag(2, 0)
+    True
+    >>> to_string(flag(2, 0))
+    'flag 2.0'
+"""
+
+from __future__ import annotations
+
+from ..errors import NotationError
+
+# Options without an argument.
+PASS, RUN, DONE, DECLARE, INSTANT = 0, 1, 2, 3, 4
+
+# Options with arguments: the kind sits above bit 16, the arguments below it.
+_SHIFT = 16
+PLACE = 1 << _SHIFT
+CARD = 2 << _SHIFT
+TO = 3 << _SHIFT
+AT = 4 << _SHIFT
+PLAYER = 5 << _SHIFT
+FLAG = 6 << _SHIFT
+PARAM = 7 << _SHIFT
+INTERRUPT = 8 << _SHIFT
+TAKE = 9 << _SHIFT
+KIND_MASK = ~((1 << _SHIFT) - 1)
+
+_BARE = {PASS: "pass", RUN: "run", DONE: "done", DECLARE: "declare", INSTANT: "instant"}
+_BARE_BY_WORD = {word: action for action, word in _BARE.items()}
+_ONE_ARG = {PLACE: "place", CARD: "card", TO: "to", AT: "at", PLAYER: "player",
+            INTERRUPT: "interrupt", TAKE: "take"}
+_ONE_ARG_BY_WORD = {word: kind for kind, word in _ONE_ARG.items()}
+_TWO_ARGS = {FLAG: "flag", PARAM: "param"}
+_TWO_ARGS_BY_WORD = {word: kind for kind, word in _TWO_ARGS.items()}
+_MAX_INDEX = 255
+
+
+def flag(card: int, position: int) -> int:
+    """The option ``flag N.K``: the flag at queue position K (0 = head) of card N."""
+    return FLAG | card << 8 | position
+
+
+def param(card: int, index: int) -> int:
+    """The option ``param N.I``: parameter I (0-based) of card N."""
+    return PARAM | card << 8 | index
+
+
+def kind(action: int) -> int:
+    """The kind of an action id (``PLACE``, ``FLAG``, ...; a bare option is its own kind)."""
+    return action & KIND_MASK if action >= PLACE else action
+
+
+def argument(action: int) -> int:
+    """The single argument of a one-argument option (``card 3`` -> 3)."""
+    return action & 0xFFFF
+
+
+def pair(action: int) -> tuple[int, int]:
+    """The two arguments of ``flag N.K`` or ``param N.I``."""
+    return (action >> 8) & 0xFF, action & 0xFF
+
+
+def to_string(action: int) -> str:
+    """The notation of an action id."""
+    if action in _BARE:
+        return _BARE[action]
+    k = action & KIND_MASK
+    if k in _ONE_ARG:
+        return f"{_ONE_ARG[k]} {action & 0xFFFF}"
+    if k in _TWO_ARGS:
+        return f"{_TWO_ARGS[k]} {(action >> 8) & 0xFF}.{action & 0xFF}"
+    raise NotationError(f"not an action id: {action!r}")
+
+
+def _index(text: str, option: str) -> int:
+    if not text.isdigit() or len(text) > 3 or int(text) > _MAX_INDEX:
+        raise NotationError(f"{option!r}: {text!r} is not an index (a whole number 0-{_MAX_INDEX})")
+    return int(text)
+
+
+def parse(option: str) -> int:
+    """The action id of an option string; raises :class:`NotationError` if it is not notation.
+
+    Spaces around and between the words are forgiven, and so is letter case.
+    """
+    if not isinstance(option, str):
+        raise NotationError(f"an option must be a string, not {type(option).__name__}")
+    words = option.strip().lower().split()
+    if not words:
+        raise NotationError("empty option")
+    head, args = words[0], words[1:]
+    if head in _BARE_BY_WORD and not args:
+        return _BARE_BY_WORD[head]
+    if head in _ONE_ARG_BY_WORD and len(args) == 1:
+        return _ONE_ARG_BY_WORD[head] | _index(args[0], option)
+    if head in _TWO_ARGS_BY_WORD and len(args) == 1 and args[0].count(".") == 1:
+        first, second = args[0].split(".")
+        return _TWO_ARGS_BY_WORD[head] | _index(first, option) << 8 | _index(second, option)
+    raise NotationError(
+        f"{option!r} is not an option; options look like: pass, run, done, declare, place N, "
+        "card N, flag N.K, to N, at N, player S, param N.I")

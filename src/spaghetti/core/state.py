@@ -1,0 +1,707 @@
+"""The state of a game and its one door: ``legal()`` and ``apply(option)``.
+
+A game is a sequence of decision points (SPEC 7.1). At each one exactly one seat, ``to_move``,
+picks one of ``legal()``; ``apply`` plays it, or raises :class:`IllegalOptionError` and changes
+nothing. The same door is open in integer form (``legal_actions`` / ``apply_action``) for search,
+which is far cheaper; :mod:`spaghetti.core.notation` converts between the two.
+
+>>> from spaghetti.core.game import Game
+>>> state = Game(level=1).new_state(program=["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"])
+>>> state.legal()[:2]
+['place 0', 'place 1']
+>>> state.apply("place 4")
+>>> state.to_move
+1
+
+Representation, chosen for speed: the program is held as parallel lists indexed by position
+(card kinds, parameter modifiers and values, queues, card identities). A queue is a tuple of
+small integers, one per flag: the owner's seat shifted left by 3, plus mark bits. Flags are
+interchangeable apart from their owner and marks, which is exactly what C9 says a position is made
+of, so the position key is little more than these tuples.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalOptionError, NotationError
+from . import notation as N
+from .cards import CardType, Choose, Do
+from .game import Game
+
+# Mark bits of a flag code. PENDING: still to get its turn in this visit (C1). MOVED: already moved
+# by the MoveFlag in progress (C5, distinct targets). RUNNING: the flag that ran the command, kept
+# only while the command can still refer to it (ForkBomb).
+PENDING, MOVED, RUNNING = 1, 2, 4
+OWNER_SHIFT = 3
+_TRANSIENT = MOVED | RUNNING
+
+# Phases.
+PLACEMENT, EXECUTION, OVER = "placement", "execution", "over"
+# What is being decided.
+D_PLACE, D_TURN, D_TARGET, D_OVER = 0, 1, 2, 3
+
+_TURN_PASS_ONLY = (N.PASS,)
+_TURN_PASS_RUN = (N.PASS, N.RUN)
+
+
+class State:
+    """A game in progress. Mutable; :meth:`copy` is cheap."""
+
+    __slots__ = (
+        "game", "program", "kinds", "mods", "vals", "queues", "uids", "cursor", "direction",
+        "lives", "supply", "hand", "removed", "on_board", "chips", "alive", "phase",
+        "decision", "to_move", "place_order", "place_index", "turn_pos",
+        "cmd", "this_uid", "cmd_vals", "step_i", "count_left", "chosen", "n_chosen", "selected",
+        "removed_queue", "rearrive", "marked", "winner", "draw", "reason", "seen", "repeated",
+        "history", "_legal", "_sig",
+    )
+
+    def __init__(self, game: Game, cards: list[CardType]):
+        n = game.players
+        self.game = game
+        self.program = tuple(c.name for c in cards)  # as dealt, for records
+        self.kinds = list(cards)
+        self.mods = [(0,) * len(c.params) for c in cards]
+        self.vals = [c.params for c in cards]
+        self.queues: list[tuple[int, ...]] = [() for _ in cards]
+        self.uids = list(range(len(cards)))
+        self.cursor = 0
+        self.direction = 1
+        self.lives = [game.life] * n
+        self.supply = [game.supply] * n
+        self.hand = [game.flags_placed] * n
+        self.removed = [0] * n
+        self.on_board = [0] * n
+        self.chips = [game.chips, game.chips]  # Increment, Decrement chips in the shared supply
+        self.alive = [True] * n
+        self.phase = PLACEMENT
+        order = list(range(n))
+        if game.options["placement_order"] == "snake":
+            order = order + order[::-1]
+        rounds = -(-game.flags_placed * n // len(order))
+        self.place_order = tuple((order * rounds)[: game.flags_placed * n])
+        self.place_index = 0
+        self.decision = D_PLACE
+        self.to_move: int | None = self.place_order[0]
+        self.turn_pos = 0
+        self.cmd: CardType | None = None
+        self.this_uid = -1
+        self.cmd_vals: tuple[int, ...] = ()
+        self.step_i = 0
+        self.count_left = 0
+        self.chosen: frozenset[int] | int = 0
+        self.n_chosen = 0
+        self.selected: tuple[int, int] | int | None = None
+        self.removed_queue: tuple[int, ...] | None = None
+        self.rearrive = False
+        self.marked = False
+        self.winner: int | None = None
+        self.draw = False
+        self.reason: str | None = None
+        self.seen: set = set()
+        self.repeated = False
+        self.history: list[int] = []
+        self._legal: tuple[int, ...] | None = None
+        self._sig: tuple | None = None
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    def legal(self) -> list[str]:
+        """The options of the current decision, in notation; empty when the game is over."""
+        return [N.to_string(a) for a in self.legal_actions()]
+
+    def apply(self, option: str) -> None:
+        """Play one option given in notation. Raises and changes nothing if it is not legal."""
+        try:
+            action = N.parse(option)
+        except NotationError as exc:
+            raise IllegalOptionError(f"{exc}", str(option), tuple(self.legal())) from None
+        self.apply_action(action, option)
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The options of the current decision as action ids."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def apply_action(self, action: int, _text: str | None = None) -> None:
+        """Play one option given as an action id. Raises and changes nothing if it is not legal."""
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal:
+            self._reject(action, _text)
+        self.history.append(action)
+        d = self.decision
+        if d == D_TURN:
+            if action == N.PASS:
+                self._end_turn_unrun()
+            elif action == N.RUN:
+                self._start_command()
+            else:
+                self._end_stalemate()
+                return
+        elif d == D_TARGET:
+            if action == N.DECLARE:
+                self._end_stalemate()
+                return
+            self._choose(action)
+        else:
+            self._place(action & 0xFFFF)
+        self._reached()
+
+    def copy(self) -> State:
+        """An independent copy of this state (its history and seen positions too)."""
+        new = State.__new__(State)
+        for name in State.__slots__:
+            setattr(new, name, getattr(self, name))
+        for name in ("kinds", "mods", "vals", "queues", "uids", "lives", "supply", "hand",
+                     "removed", "on_board", "chips", "alive", "history"):
+            setattr(new, name, list(getattr(self, name)))
+        new.seen = set(self.seen)
+        return new
+
+    def position_key(self) -> tuple:
+        """The position (C9): what decides the future, with flags known only by owner and marks."""
+        return self._key()
+
+    def returns(self) -> list[float]:
+        """+1 for the winner and -1 for the others; all 0 for a draw or a game not over."""
+        if self.winner is None:
+            return [0.0] * self.players
+        return [1.0 if p == self.winner else -1.0 for p in range(self.players)]
+
+    @property
+    def deciding(self) -> str:
+        """What the current decision is about: place, turn, card, flag, to, at, player, param."""
+        d = self.decision
+        if d == D_PLACE:
+            return "place"
+        if d == D_TURN:
+            return "turn"
+        if d == D_OVER:
+            return "over"
+        step = self.cmd.effect[self.step_i]
+        if self.selected is not None:
+            return "to" if step.action == "move_flag" else "at"
+        return step.target
+
+    @property
+    def running_card(self) -> int | None:
+        """Index of the card whose command is being run, or ``None``."""
+        return self.uids.index(self.this_uid) if self.cmd is not None else None
+
+    def values(self, card: int) -> tuple[int, ...]:
+        """Current parameter values of the card at an index."""
+        return self.vals[card]
+
+    def owners(self, card: int) -> list[int]:
+        """The owners of the flags on a card, head first."""
+        return [c >> OWNER_SHIFT for c in self.queues[card]]
+
+    def pending(self, card: int) -> list[bool]:
+        """For each flag of a card, head first: does it still have a turn to come in this visit?"""
+        return [bool(c & PENDING) for c in self.queues[card]]
+
+    # ------------------------------------------------------------------ errors
+
+    def _reject(self, action: int, text: str | None) -> None:
+        try:
+            shown = text if text is not None else N.to_string(action)
+        except NotationError:
+            shown = repr(action)
+        legal = tuple(self.legal())
+        if self.phase == OVER:
+            raise IllegalOptionError(f"{shown!r}: the game is over", shown, legal)
+        raise IllegalOptionError(
+            f"{shown!r} is not legal here (seat {self.to_move} to {self.deciding}); "
+            f"legal: {', '.join(legal)}", shown, legal)
+
+    # ------------------------------------------------------------------ legal options
+
+    def _compute_legal(self) -> tuple[int, ...]:
+        d = self.decision
+        if d == D_TURN:
+            base = _TURN_PASS_RUN if self._can_run() else _TURN_PASS_ONLY
+            return base + (N.DECLARE,) if self.repeated else base
+        if d == D_TARGET:
+            targets = self._targets()
+            if self.n_chosen and self.selected is None:
+                targets.append(N.DONE)
+            if self.repeated:
+                targets.append(N.DECLARE)
+            return tuple(targets)
+        if d == D_PLACE:
+            me = self.to_move
+            return tuple(N.PLACE | i for i, q in enumerate(self.queues)
+                         if all(c >> OWNER_SHIFT != me for c in q))
+        return ()
+
+    def _can_run(self) -> bool:
+        """C4: "run" is offered only when running changes the game."""
+        c = self.cursor
+        card = self.kinds[c]
+        vals = self.vals[c]
+        actor = self.to_move
+        for step in card.effect:
+            if isinstance(step, Do):
+                return True  # reverse and remove_running_flag always change something
+            if step.count is not None and vals[step.count] == 0:
+                continue
+            if step.amount is not None and vals[step.amount] == 0:
+                continue
+            a = step.action
+            if a == "damage" or a == "remove_card" or a == "remove_flag":
+                return True
+            if a == "add_flag":
+                if self.supply[actor] and len(self.queues) > 1:
+                    return True
+            elif a == "move_flag" or a == "move_card":
+                if len(self.queues) > 1:
+                    return True
+            elif a == "raise":
+                if (self.chips[0] and any(self.vals)) or any(m < 0 for ms in self.mods for m in ms):
+                    return True
+            elif a == "lower":
+                chips = self.chips[1]
+                for ms, vs in zip(self.mods, self.vals):
+                    for m, v in zip(ms, vs):
+                        if v > 0 and (m > 0 or chips):
+                            return True
+        return False
+
+    def _targets(self) -> list[int]:
+        """Targets of the current Choose step (not yet ``done``)."""
+        step = self.cmd.effect[self.step_i]
+        a = step.action
+        queues = self.queues
+        if a == "damage":
+            chosen = self.chosen
+            return [N.PLAYER | p for p, alive in enumerate(self.alive)
+                    if alive and not chosen >> p & 1]
+        if a == "move_flag" or a == "remove_flag":
+            sel = self.selected
+            if sel is not None:  # the destination of the selected flag
+                return [N.TO | i for i in range(len(queues)) if i != sel[0]]
+            this = self.uids.index(self.this_uid) if step.other else -1
+            return [N.FLAG | i << 8 | k for i, q in enumerate(queues) if i != this
+                    for k, c in enumerate(q) if not c & MOVED]
+        if a == "add_flag" or a == "remove_card" or a == "move_card":
+            sel = self.selected
+            if sel is not None:  # the new index of the selected card
+                at = self.uids.index(sel)
+                return [N.AT | i for i in range(len(queues)) if i != at]
+            chosen = self.chosen or ()
+            this = self.this_uid if step.other else -1
+            return [N.CARD | i for i, u in enumerate(self.uids) if u != this and u not in chosen]
+        if a == "raise":
+            return [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals) for j in range(len(vs))]
+        # lower
+        return [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals)
+                for j, v in enumerate(vs) if v > 0]
+
+    # ------------------------------------------------------------------ placement
+
+    def _place(self, card: int) -> None:
+        seat = self.to_move
+        self.queues[card] += (seat << OWNER_SHIFT,)
+        self.hand[seat] -= 1
+        self.on_board[seat] += 1
+        self.place_index += 1
+        if self.place_index < len(self.place_order):
+            self.to_move = self.place_order[self.place_index]
+            return
+        # Start of execution (SPEC 7.1): eliminations, then a fresh arrival on card 0.
+        self.phase = EXECUTION
+        self._sig = None
+        if self._eliminate():
+            return
+        self.cursor = 0
+        self.direction = 1
+        self._arrive()
+        self._next_turn()
+
+    # ------------------------------------------------------------------ visits (C1)
+
+    def _arrive(self) -> None:
+        """The cursor arrives at its card: every flag then on it is pending (C1)."""
+        q = self.queues[self.cursor]
+        if q:
+            self.queues[self.cursor] = tuple([c | PENDING for c in q])
+
+    def _next_turn(self) -> None:
+        """Give the turn to the next pending flag, advancing the cursor as visits end."""
+        queues = self.queues
+        guard = len(queues) + 1
+        while True:
+            c = self.cursor
+            q = queues[c]
+            k = 0
+            for code in q:
+                if code & PENDING:
+                    code ^= PENDING
+                    if self.kinds[c].uses_running_flag:
+                        code |= RUNNING
+                        self.marked = True
+                    queues[c] = q[:k] + (code,) + q[k + 1:]
+                    self.turn_pos = k
+                    self.to_move = code >> OWNER_SHIFT
+                    self.decision = D_TURN
+                    return
+                k += 1
+            # No pending flag left: the visit ends and the cursor advances.
+            guard -= 1
+            if guard < 0:
+                raise AssertionError("no flag on any card, yet the game is not over")
+            if q:
+                guard = len(queues) + 1
+            self.cursor = (c + self.direction) % len(queues)
+            self._arrive()
+
+    def _end_turn_unrun(self) -> None:
+        if self.marked:
+            self._clear_marks()
+        self._next_turn()
+
+    # ------------------------------------------------------------------ commands
+
+    def _start_command(self) -> None:
+        c = self.cursor
+        self.cmd = self.kinds[c]
+        self.this_uid = self.uids[c]
+        self.cmd_vals = self.vals[c]  # counts are read at run (SPEC 7.1)
+        self.step_i = -1
+        self.removed_queue = None
+        self._next_step()
+
+    def _next_step(self) -> None:
+        """Go on to the next step of the command, doing automatic steps, until a choice is due."""
+        effect = self.cmd.effect
+        vals = self.cmd_vals
+        while True:
+            self.step_i += 1
+            if self.step_i == len(effect):
+                self._end_command()
+                return
+            step = effect[self.step_i]
+            if isinstance(step, Do):
+                self._do(step.action)
+                continue
+            count = 1 if step.count is None else vals[step.count]
+            if count == 0 or (step.amount is not None and vals[step.amount] == 0):
+                continue
+            self.count_left = count
+            self.chosen = 0 if step.action == "damage" else frozenset()
+            self.n_chosen = 0
+            self.selected = None
+            self.decision = D_TARGET
+            if self._targets():
+                return
+
+    def _choose(self, action: int) -> None:
+        """Apply one chosen target (C5, SPEC 7.1: it resolves at once)."""
+        step = self.cmd.effect[self.step_i]
+        if action == N.DONE:
+            self._next_step()
+            return
+        a = step.action
+        kind = action & N.KIND_MASK
+        arg = action & 0xFFFF
+        if kind == N.FLAG:
+            pos = (arg >> 8, arg & 0xFF)
+            if a == "move_flag":
+                self.selected = pos
+                return  # the pair goes on with "to N"
+            self._remove_flag(*pos)
+        elif kind == N.TO:
+            self._move_flag(self.selected, arg)
+            self.selected = None
+        elif kind == N.CARD:
+            uid = self.uids[arg]
+            if a == "move_card":
+                self.selected = uid
+                return  # the pair goes on with "at N"
+            self.chosen = self.chosen | {uid}
+            if a == "add_flag":
+                self._add_flag(arg, self.to_move)
+            else:
+                self._remove_card(arg)
+        elif kind == N.AT:
+            uid = self.selected
+            self._move_card(self.uids.index(uid), arg)
+            self.chosen = self.chosen | {uid}
+            self.selected = None
+        elif kind == N.PLAYER:
+            self.chosen |= 1 << arg
+            self._damage(arg, self.cmd_vals[step.amount])
+        else:  # PARAM
+            card, index = arg >> 8, arg & 0xFF
+            amount = self.cmd_vals[step.amount]
+            self._change_param(card, index, amount if a == "raise" else -amount)
+        self.n_chosen += 1
+        self.count_left -= 1
+        if self.count_left and self._targets():
+            return
+        self._next_step()
+
+    def _end_command(self) -> None:
+        self.cmd = None
+        if self.marked:
+            self._clear_marks()
+        if self._eliminate():
+            return
+        if self.rearrive:  # C3: the cursor's card was removed; its follower is a fresh arrival
+            self.rearrive = False
+            self._arrive()
+        self._next_turn()
+
+    def _clear_marks(self) -> None:
+        self.marked = False
+        queues = self.queues
+        for i, q in enumerate(queues):
+            for c in q:
+                if c & _TRANSIENT:
+                    queues[i] = tuple([c & ~_TRANSIENT for c in q])
+                    break
+
+    # ------------------------------------------------------------------ primitives
+
+    def _progress(self) -> None:
+        """Something irreversible happened (life lost, flag taken from supply, flag or card
+        removed): no earlier position can come back, so the seen positions can be forgotten."""
+        self.seen.clear()
+        self._sig = None
+
+    def _add_flag(self, card: int, seat: int) -> None:
+        self.supply[seat] -= 1
+        self.on_board[seat] += 1
+        self.queues[card] += (seat << OWNER_SHIFT,)
+        self._progress()
+
+    def _remove_flag(self, card: int, k: int) -> None:
+        q = self.queues[card]
+        owner = q[k] >> OWNER_SHIFT
+        self.queues[card] = q[:k] + q[k + 1:]
+        self.removed[owner] += 1
+        self.on_board[owner] -= 1
+        self._progress()
+
+    def _move_flag(self, source: tuple[int, int], dest: int) -> None:
+        card, k = source
+        q = self.queues[card]
+        code = (q[k] & ~PENDING) | MOVED  # a flag that leaves its card loses its turn (C1)
+        self.queues[card] = q[:k] + q[k + 1:]
+        self.queues[dest] += (code,)
+        self.marked = True
+
+    def _damage(self, seat: int, amount: int) -> None:
+        self.lives[seat] -= amount
+        self._progress()
+
+    def _take_card(self, i: int):
+        return (self.kinds.pop(i), self.mods.pop(i), self.vals.pop(i), self.queues.pop(i),
+                self.uids.pop(i))
+
+    def _move_card(self, i: int, at: int) -> None:
+        """Take the card at i out and insert it at index ``at``; the cursor stays on its card."""
+        cursor_uid = self.uids[self.cursor]
+        kind, mods, vals, queue, uid = self._take_card(i)
+        self.kinds.insert(at, kind)
+        self.mods.insert(at, mods)
+        self.vals.insert(at, vals)
+        self.queues.insert(at, queue)
+        self.uids.insert(at, uid)
+        self.cursor = self.uids.index(cursor_uid)  # C2
+        self._sig = None
+
+    def _remove_card(self, i: int) -> None:
+        n = len(self.queues)
+        cursor = self.cursor
+        queue = self.queues[i]
+        self.removed_queue = queue
+        for code in queue:
+            owner = code >> OWNER_SHIFT
+            self.removed[owner] += 1
+            self.on_board[owner] -= 1
+        if i == cursor and n > 1:
+            # C3: the visit ends; the follower, worked out before the removal, is arrived at anew.
+            follower = (cursor + self.direction) % n
+            self.cursor = follower - 1 if follower > i else follower
+            self.rearrive = True
+        elif i < cursor:
+            self.cursor = cursor - 1
+        self._take_card(i)
+        if not self.queues:
+            self.cursor = 0
+        self._progress()
+
+    def _do(self, action: str) -> None:
+        if action == "reverse":
+            self.direction = -self.direction
+        else:  # remove_running_flag: the flag that ran this leaves the game, if still on a card
+            for i, q in enumerate(self.queues):
+                for k, c in enumerate(q):
+                    if c & RUNNING:
+                        self._remove_flag(i, k)
+                        return
+
+    def _change_param(self, card: int, index: int, delta: int) -> None:
+        """Raise (delta > 0) or lower a parameter by chips, within the chip supply (SPEC 2.5)."""
+        mods = list(self.mods[card])
+        m = mods[index]
+        chips = self.chips
+        printed = self.kinds[card].params[index]
+        if delta > 0:
+            for _ in range(delta):
+                if m < 0:
+                    m += 1
+                    chips[1] += 1
+                elif chips[0]:
+                    chips[0] -= 1
+                    m += 1
+                else:
+                    break
+        else:
+            for _ in range(min(-delta, printed + m)):
+                if m > 0:
+                    m -= 1
+                    chips[0] += 1
+                elif chips[1]:
+                    chips[1] -= 1
+                    m -= 1
+                else:
+                    break
+        mods[index] = m
+        self.mods[card] = tuple(mods)
+        vals = list(self.vals[card])
+        vals[index] = printed + m
+        self.vals[card] = tuple(vals)
+        self._sig = None
+
+    # ------------------------------------------------------------------ the end (2.6, 2.7)
+
+    def _eliminate(self) -> bool:
+        """C6: eliminations after a whole command (or placement); True if the game is over."""
+        lives, on_board, alive = self.lives, self.on_board, self.alive
+        out = [p for p in range(self.players) if alive[p] and (lives[p] <= 0 or not on_board[p])]
+        if not out:
+            return False
+        before = [p for p in range(self.players) if alive[p]]
+        for p in out:
+            alive[p] = False
+        if self.players >= 3:  # C7: an eliminated player's flags leave the game
+            gone = {p << OWNER_SHIFT for p in out}
+            for i, q in enumerate(self.queues):
+                if any((c & ~7) in gone for c in q):
+                    for c in q:
+                        if (c & ~7) in gone:
+                            self.removed[c >> OWNER_SHIFT] += 1
+                            self.on_board[c >> OWNER_SHIFT] -= 1
+                    self.queues[i] = tuple(c for c in q if (c & ~7) not in gone)
+        self._progress()
+        left = [p for p in range(self.players) if alive[p]]
+        if len(left) == 1:
+            self._finish(left[0], "elimination")
+        elif not left:
+            self._finish(self._everyone_out_winner(before), "elimination")
+        return self.phase == OVER
+
+    def _everyone_out_winner(self, before: list[int]) -> int:
+        """C8: after RemoveCommand the head (or tail) flag's owner of the removed card wins;
+        after any other command, the actor."""
+        queue = self.removed_queue
+        if queue:
+            order = queue if self.game.options["remove_all_winner"] == "head" else queue[::-1]
+            for code in order:
+                if code >> OWNER_SHIFT in before:
+                    return code >> OWNER_SHIFT
+        return self.to_move
+
+    def _end_stalemate(self) -> None:
+        self._finish(self.tiebreak_winner(), "stalemate")
+
+    def tiebreak_winner(self) -> int:
+        """C9: the winner if the game were declared a stalemate now."""
+        tied = [p for p in range(self.players) if self.alive[p]]
+        heads = [0] * self.players
+        for q in self.queues:
+            if q:
+                heads[q[0] >> OWNER_SHIFT] += 1
+        for measure in (self.lives, self.on_board, heads):
+            best = max(measure[p] for p in tied)
+            tied = [p for p in tied if measure[p] == best]
+            if len(tied) == 1:
+                return tied[0]
+        n = len(self.queues)
+        walk = [self.queues[(self.cursor + self.direction * i) % n] for i in range(n)] if n else []
+        for q in walk:
+            if q and q[0] >> OWNER_SHIFT in tied:
+                return q[0] >> OWNER_SHIFT
+        for q in walk:
+            for c in q:
+                if c >> OWNER_SHIFT in tied:
+                    return c >> OWNER_SHIFT
+        return tied[0]
+
+    def _finish(self, winner: int | None, reason: str) -> None:
+        self.phase = OVER
+        self.decision = D_OVER
+        self.winner = winner
+        self.draw = winner is None
+        self.reason = reason
+        self.to_move = None
+        self.cmd = None
+        self._legal = ()
+
+    # ------------------------------------------------------------------ repetition (C9)
+
+    def _reached(self) -> None:
+        """A decision point has been reached: check it against the earlier positions."""
+        self._legal = None
+        if self.phase != EXECUTION:
+            return
+        key = self._key()
+        if key in self.seen:
+            if self.game.options["stalemate"] == "auto":
+                self._end_stalemate()
+                return
+            self.repeated = True
+        else:
+            self.seen.add(key)
+            self.repeated = False
+
+    def _key(self) -> tuple:
+        sig = self._sig
+        if sig is None:
+            sig = self._sig = (
+                tuple(k.name for k in self.kinds), tuple(self.mods), tuple(self.chips),
+                tuple(self.lives), tuple(self.supply), tuple(self.hand), tuple(self.alive))
+        if self.decision == D_TURN:
+            ctx = self.to_move
+        elif self.decision == D_TARGET:
+            ctx = self._target_context()
+        else:
+            ctx = (self.decision, self.to_move)
+        return (ctx, self.cursor, self.direction, tuple(self.queues), sig)
+
+    def _target_context(self) -> tuple:
+        """What is being decided inside a command (SPEC 7.1): the command, its step, the count
+        left and what has been chosen so far, with cards known by their current index."""
+        uids = self.uids
+        chosen = self.chosen
+        if isinstance(chosen, frozenset):
+            chosen = tuple(sorted(uids.index(u) for u in chosen if u in uids))
+        selected = self.selected
+        if isinstance(selected, int):
+            selected = uids.index(selected)
+        this = uids.index(self.this_uid) if self.this_uid in uids else -1
+        return (self.to_move, self.cmd.name, this, self.step_i, self.cmd_vals, self.count_left,
+                chosen, selected, self.rearrive)
