@@ -1,0 +1,115 @@
+"""Game records (SPEC section 7): JSON anyone can read and write.
+
+A record holds the setup and the list of options played::
+
+    {"format": "spaghetti-record/1", "variant": "spaghetti-code", "level": 1, "players": 2,
+     "options": {}, "program": ["Bug", "AddFlag", ...], "actions": ["place 0", ...]}
+
+:func:`loads` checks everything, replays every action and reports the first problem with its
+position; :func:`dumps` writes a state's record. Both are pure (strings in, strings out).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .core.game import Game
+from .core.notation import to_string
+from .core.state import State
+from .errors import IllegalOptionError, RecordError, SetupError
+
+FORMAT = "spaghetti-record/1"
+_KEYS = {"format", "variant", "level", "players", "options", "program", "seed", "actions", "meta"}
+
+
+def record_of(state: State, meta: dict | None = None) -> dict[str, Any]:
+    """The record of a game so far, with its program written out."""
+    game = state.game
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "variant": game.variant,
+        "level": game.level,
+        "players": game.players,
+        "options": dict(game.options),
+        "program": list(state.program),
+        "actions": [to_string(a) for a in state.history],
+    }
+    if meta:
+        record["meta"] = meta
+    return record
+
+
+def dumps(state: State, meta: dict | None = None) -> str:
+    """The record of a game as JSON text (one action a line, easy to read and diff)."""
+    record = record_of(state, meta)
+    actions = record.pop("actions")
+    head = json.dumps(record, ensure_ascii=False)[:-1]
+    body = ",\n".join("  " + json.dumps(a) for a in actions)
+    return head + (', "actions": [\n' + body + "\n]}\n" if actions else ', "actions": []}\n')
+
+
+def parse(data: Any) -> tuple[Game, list[str] | None, int | None, list[str]]:
+    """Check a decoded record's fields: its game, program or seed, and actions (not yet played)."""
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise RecordError(f"unknown field {unknown[0]!r} (fields: {', '.join(sorted(_KEYS))})")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+    for name in ("variant", "level", "players"):
+        if name not in data:
+            raise RecordError(f"missing field {name!r}")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise RecordError("options: must be an object")
+    try:
+        game = Game(level=data["level"], players=data["players"], options=options,
+                    variant=data["variant"])
+    except SetupError as exc:
+        raise RecordError(str(exc)) from None
+    program, seed = data.get("program"), data.get("seed")
+    if program is None and seed is None:
+        raise RecordError("a record needs a 'program' (card names) or a 'seed'")
+    if program is not None:
+        if not isinstance(program, list):
+            raise RecordError("program: must be a list of card names")
+        for i, name in enumerate(program):
+            try:
+                game.card(name)
+            except SetupError as exc:
+                raise RecordError(f"program[{i}]: {exc}") from None
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise RecordError(f"seed: must be a whole number, not {seed!r}")
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise RecordError("actions: must be a list of option strings")
+    for i, action in enumerate(actions):
+        if not isinstance(action, str):
+            raise RecordError(f"actions[{i}]: must be a string, not {action!r}")
+    return game, program, seed, actions
+
+
+def replay(data: Any, upto: int | None = None) -> State:
+    """The state after a decoded record's actions (the first ``upto`` of them if given)."""
+    game, program, seed, actions = parse(data)
+    try:
+        state = game.new_state(program, seed)
+    except SetupError as exc:
+        raise RecordError(str(exc)) from None
+    for i, option in enumerate(actions[:upto]):
+        try:
+            state.apply(option)
+        except IllegalOptionError as exc:
+            raise RecordError(f"actions[{i}] {option!r}: {exc}") from None
+    return state
+
+
+def loads(text: str | bytes) -> State:
+    """The state after a record given as JSON text; :class:`RecordError` names the first problem."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"not JSON: {exc}") from None
+    return replay(data)
