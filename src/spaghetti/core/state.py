@@ -39,6 +39,7 @@ PLACEMENT, EXECUTION, OVER = "placement", "execution", "over"
 # What is being decided.
 D_PLACE, D_TURN, D_TARGET, D_OVER = 0, 1, 2, 3
 
+_PASS, _RUN = N.PASS, N.RUN
 _TURN_PASS_ONLY = (N.PASS,)
 _TURN_PASS_RUN = (N.PASS, N.RUN)
 
@@ -52,7 +53,7 @@ class State:
         "decision", "to_move", "place_order", "place_index", "turn_pos",
         "cmd", "this_uid", "cmd_vals", "step_i", "count_left", "chosen", "n_chosen", "selected",
         "removed_queue", "rearrive", "marked", "winner", "draw", "reason", "seen", "repeated",
-        "history", "_legal", "_sig",
+        "history", "auto_stalemate", "derived", "is_over", "_legal", "_sig",
     )
 
     def __init__(self, game: Game, cards: list[CardType]):
@@ -100,14 +101,13 @@ class State:
         self.seen: set = set()
         self.repeated = False
         self.history: list[int] = []
+        self.auto_stalemate = game.options["stalemate"] == "auto"
+        self.derived = False
+        self.is_over = False  # True once the game has ended
         self._legal: tuple[int, ...] | None = None
         self._sig: tuple | None = None
 
     # ------------------------------------------------------------------ public API
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
 
     @property
     def players(self) -> int:
@@ -140,11 +140,14 @@ class State:
         if action not in legal:
             self._reject(action, _text)
         self.history.append(action)
+        self._legal = None
         d = self.decision
         if d == D_TURN:
-            if action == N.PASS:
-                self._end_turn_unrun()
-            elif action == N.RUN:
+            if action == _PASS:
+                if self.marked:
+                    self._clear_marks()
+                self._next_turn()
+            elif action == _RUN:
                 self._start_command()
             else:
                 self._end_stalemate()
@@ -171,7 +174,8 @@ class State:
 
     def position_key(self) -> tuple:
         """The position (C9): what decides the future, with flags known only by owner and marks."""
-        return self._key()
+        return self._key() + (tuple(self.lives), tuple(self.supply), tuple(self.hand),
+                              tuple(self.alive), self.phase)
 
     def returns(self) -> list[float]:
         """+1 for the winner and -1 for the others; all 0 for a draw or a game not over."""
@@ -240,9 +244,8 @@ class State:
                 targets.append(N.DECLARE)
             return tuple(targets)
         if d == D_PLACE:
-            me = self.to_move
-            return tuple(N.PLACE | i for i, q in enumerate(self.queues)
-                         if all(c >> OWNER_SHIFT != me for c in q))
+            mine = self.to_move << OWNER_SHIFT  # flags carry no marks during placement
+            return tuple([N.PLACE | i for i, q in enumerate(self.queues) if mine not in q])
         return ()
 
     def _can_run(self) -> bool:
@@ -252,7 +255,7 @@ class State:
         vals = self.vals[c]
         actor = self.to_move
         for step in card.effect:
-            if isinstance(step, Do):
+            if step.__class__ is Do:
                 return True  # reverse and remove_running_flag always change something
             if step.count is not None and vals[step.count] == 0:
                 continue
@@ -340,36 +343,37 @@ class State:
     def _next_turn(self) -> None:
         """Give the turn to the next pending flag, advancing the cursor as visits end."""
         queues = self.queues
-        guard = len(queues) + 1
-        while True:
-            c = self.cursor
-            q = queues[c]
-            k = 0
-            for code in q:
-                if code & PENDING:
-                    code ^= PENDING
-                    if self.kinds[c].uses_running_flag:
-                        code |= RUNNING
-                        self.marked = True
-                    queues[c] = q[:k] + (code,) + q[k + 1:]
-                    self.turn_pos = k
-                    self.to_move = code >> OWNER_SHIFT
-                    self.decision = D_TURN
-                    return
-                k += 1
-            # No pending flag left: the visit ends and the cursor advances.
-            guard -= 1
-            if guard < 0:
+        c = self.cursor
+        q = queues[c]
+        k = 0
+        for code in q:
+            if code & PENDING:
+                break
+            k += 1
+        else:
+            # No pending flag left: the visit ends and the cursor advances to the next card
+            # with flags (an empty card is visited and left at once).
+            n = len(queues)
+            step = self.direction
+            for _ in range(n):
+                c = (c + step) % n
+                q = queues[c]
+                if q:
+                    break
+            else:
                 raise AssertionError("no flag on any card, yet the game is not over")
-            if q:
-                guard = len(queues) + 1
-            self.cursor = (c + self.direction) % len(queues)
-            self._arrive()
-
-    def _end_turn_unrun(self) -> None:
-        if self.marked:
-            self._clear_marks()
-        self._next_turn()
+            self.cursor = c
+            # Arrival (C1): every flag now on the card is pending; the head gets the turn.
+            q = (q[0] | PENDING,) + tuple([x | PENDING for x in q[1:]])
+            k = 0
+        code = q[k] ^ PENDING
+        if self.kinds[c].uses_running_flag:
+            code |= RUNNING
+            self.marked = True
+        queues[c] = q[:k] + (code,) + q[k + 1:]
+        self.turn_pos = k
+        self.to_move = code >> OWNER_SHIFT
+        self.decision = D_TURN
 
     # ------------------------------------------------------------------ commands
 
@@ -392,7 +396,7 @@ class State:
                 self._end_command()
                 return
             step = effect[self.step_i]
-            if isinstance(step, Do):
+            if step.__class__ is Do:
                 self._do(step.action)
                 continue
             count = 1 if step.count is None else vals[step.count]
@@ -403,7 +407,10 @@ class State:
             self.n_chosen = 0
             self.selected = None
             self.decision = D_TARGET
-            if self._targets():
+            targets = self._targets()
+            if targets:
+                self._legal = tuple(targets)
+                self.derived = self.step_i == 0  # nothing has changed since "run"
                 return
 
     def _choose(self, action: int) -> None:
@@ -419,7 +426,8 @@ class State:
             pos = (arg >> 8, arg & 0xFF)
             if a == "move_flag":
                 self.selected = pos
-                return  # the pair goes on with "to N"
+                self.derived = True
+                return  # the pair goes on with "to N": no done mid-pair
             self._remove_flag(*pos)
         elif kind == N.TO:
             self._move_flag(self.selected, arg)
@@ -428,6 +436,7 @@ class State:
             uid = self.uids[arg]
             if a == "move_card":
                 self.selected = uid
+                self.derived = True
                 return  # the pair goes on with "at N"
             self.chosen = self.chosen | {uid}
             if a == "add_flag":
@@ -448,8 +457,13 @@ class State:
             self._change_param(card, index, amount if a == "raise" else -amount)
         self.n_chosen += 1
         self.count_left -= 1
-        if self.count_left and self._targets():
-            return
+        if self.count_left:
+            targets = self._targets()
+            if targets:
+                if self.selected is None:
+                    targets.append(N.DONE)
+                self._legal = tuple(targets)
+                return
         self._next_step()
 
     def _end_command(self) -> None:
@@ -476,9 +490,8 @@ class State:
 
     def _progress(self) -> None:
         """Something irreversible happened (life lost, flag taken from supply, flag or card
-        removed): no earlier position can come back, so the seen positions can be forgotten."""
+        removed, player out): no earlier position can come back, so forget them (C9)."""
         self.seen.clear()
-        self._sig = None
 
     def _add_flag(self, card: int, seat: int) -> None:
         self.supply[seat] -= 1
@@ -497,14 +510,17 @@ class State:
     def _move_flag(self, source: tuple[int, int], dest: int) -> None:
         card, k = source
         q = self.queues[card]
-        code = (q[k] & ~PENDING) | MOVED  # a flag that leaves its card loses its turn (C1)
+        code = q[k] & ~PENDING  # a flag that leaves its card loses its turn (C1)
+        if self.count_left > 1:  # another move may follow: it must pick another flag (C5)
+            code |= MOVED
+            self.marked = True
         self.queues[card] = q[:k] + q[k + 1:]
         self.queues[dest] += (code,)
-        self.marked = True
 
     def _damage(self, seat: int, amount: int) -> None:
-        self.lives[seat] -= amount
-        self._progress()
+        if amount:
+            self.lives[seat] -= amount
+            self._progress()
 
     def _take_card(self, i: int):
         return (self.kinds.pop(i), self.mods.pop(i), self.vals.pop(i), self.queues.pop(i),
@@ -541,6 +557,7 @@ class State:
         self._take_card(i)
         if not self.queues:
             self.cursor = 0
+        self._sig = None
         self._progress()
 
     def _do(self, action: str) -> None:
@@ -591,9 +608,12 @@ class State:
     def _eliminate(self) -> bool:
         """C6: eliminations after a whole command (or placement); True if the game is over."""
         lives, on_board, alive = self.lives, self.on_board, self.alive
-        out = [p for p in range(self.players) if alive[p] and (lives[p] <= 0 or not on_board[p])]
-        if not out:
+        for p, in_game in enumerate(alive):
+            if in_game and (lives[p] <= 0 or not on_board[p]):
+                break
+        else:
             return False
+        out = [p for p in range(self.players) if alive[p] and (lives[p] <= 0 or not on_board[p])]
         before = [p for p in range(self.players) if alive[p]]
         for p in out:
             alive[p] = False
@@ -653,6 +673,7 @@ class State:
 
     def _finish(self, winner: int | None, reason: str) -> None:
         self.phase = OVER
+        self.is_over = True
         self.decision = D_OVER
         self.winner = winner
         self.draw = winner is None
@@ -665,43 +686,55 @@ class State:
 
     def _reached(self) -> None:
         """A decision point has been reached: check it against the earlier positions."""
-        self._legal = None
         if self.phase != EXECUTION:
             return
-        key = self._key()
-        if key in self.seen:
-            if self.game.options["stalemate"] == "auto":
+        if self.derived:
+            self.derived = False
+            # This position is the last one plus what was chosen, with the board unchanged: it
+            # repeats an earlier position only if the last one did. With auto stalemate the last
+            # one was new (or the game would be over), and a later repeat of this one would end
+            # the game one decision earlier, so it need not be looked up or remembered.
+            if self.auto_stalemate:
+                return
+        seen = self.seen
+        size = len(seen)
+        seen.add(self._key())  # one hash: the set did not grow iff the position was seen
+        if len(seen) == size:
+            if self.auto_stalemate:
                 self._end_stalemate()
                 return
             self.repeated = True
-        else:
-            self.seen.add(key)
+            self._legal = None  # declare joins the options
+        elif self.repeated:
             self.repeated = False
+            self._legal = None
 
     def _key(self) -> tuple:
+        """The reversible part of the position. The rest (lives, supplies, hands, who is still
+        in) only ever changes irreversibly, and every such change empties ``seen``
+        (:meth:`_progress`), so within ``seen`` it is the same for every entry."""
         sig = self._sig
         if sig is None:
-            sig = self._sig = (
-                tuple(k.name for k in self.kinds), tuple(self.mods), tuple(self.chips),
-                tuple(self.lives), tuple(self.supply), tuple(self.hand), tuple(self.alive))
-        if self.decision == D_TURN:
+            sig = self._sig = (tuple([k.name for k in self.kinds]), tuple(self.mods),
+                               tuple(self.chips))
+        d = self.decision
+        if d == D_TURN:
             ctx = self.to_move
-        elif self.decision == D_TARGET:
+        elif d == D_TARGET:
             ctx = self._target_context()
         else:
-            ctx = (self.decision, self.to_move)
-        return (ctx, self.cursor, self.direction, tuple(self.queues), sig)
+            ctx = (d, self.to_move)
+        return (ctx, self.cursor, self.direction, sig, *self.queues)
 
     def _target_context(self) -> tuple:
         """What is being decided inside a command (SPEC 7.1): the command, its step, the count
         left and what has been chosen so far, with cards known by their current index."""
-        uids = self.uids
         chosen = self.chosen
-        if isinstance(chosen, frozenset):
-            chosen = tuple(sorted(uids.index(u) for u in chosen if u in uids))
+        if chosen.__class__ is frozenset and chosen:
+            chosen = tuple(sorted([self.uids.index(u) for u in chosen if u in self.uids]))
         selected = self.selected
-        if isinstance(selected, int):
-            selected = uids.index(selected)
-        this = uids.index(self.this_uid) if self.this_uid in uids else -1
-        return (self.to_move, self.cmd.name, this, self.step_i, self.cmd_vals, self.count_left,
+        if selected.__class__ is int:
+            selected = self.uids.index(selected)
+        # "this card" is the cursor's card while a command waits for a choice.
+        return (self.to_move, self.cmd.name, self.step_i, self.cmd_vals, self.count_left,
                 chosen, selected, self.rearrive)

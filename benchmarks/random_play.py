@@ -1,0 +1,54 @@
+"""Benchmark: random play, in decisions and games per second, one core.
+
+    python benchmarks/random_play.py [--games 3000] [--players 2] [--levels 1,2,3]
+
+Each game is dealt by seed (program shuffled), then every decision picks a uniformly random
+legal option through the integer door (``legal_actions`` / ``apply_action``), including the
+placement and the repetition check at every decision, exactly as the AI will use it.
+Figures go to docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+
+from spaghetti import Game
+
+
+def run(level: int, players: int, games: int, seed: int = 0) -> tuple[float, float, float]:
+    game = Game(level=level, players=players)
+    rng = random.Random(seed)
+    random_ = rng.random
+    decisions = 0
+    start = time.perf_counter()
+    for g in range(games):
+        state = game.new_state(seed=g)
+        legal_actions, apply_action = state.legal_actions, state.apply_action
+        while not state.is_over:
+            options = legal_actions()
+            apply_action(options[int(random_() * len(options))])
+            decisions += 1
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, games / elapsed, decisions / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--levels", default="1,2,3")
+    parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    args = parser.parse_args()
+    print(f"python {platform.python_version()}, {args.games} games per run, best of {args.repeat}")
+    print(f"{'level':>5} {'players':>7} {'decisions/s':>12} {'games/s':>9} {'decisions/game':>15}")
+    for level in (int(x) for x in args.levels.split(",")):
+        best = max((run(level, args.players, args.games) for _ in range(args.repeat)),
+                   key=lambda r: r[0])
+        print(f"{level:>5} {args.players:>7} {best[0]:>12,.0f} {best[1]:>9,.0f} {best[2]:>15.1f}")
+
+
+if __name__ == "__main__":
+    main()
