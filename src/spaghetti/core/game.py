@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..errors import SetupError
 from .cards import SPAGHETTI_CODE_CARDS, CardType
@@ -17,6 +18,7 @@ FLAGS_PER_COLOUR = 10
 PLACED_PER_LEVEL = {1: 4, 2: 5, 3: 6}
 LIFE = 5
 CHIPS_PER_KIND = 5
+_BY_NAME = {card.name.lower(): card for card in SPAGHETTI_CODE_CARDS}
 
 #: Options of the base game (SPEC 2.2, 2.6, 2.7) with their allowed values; the first is the default.
 OPTIONS: dict[str, tuple[str, ...]] = {
@@ -79,24 +81,32 @@ class Game:
         """Increment chips, and as many Decrement chips, in the shared supply at the start."""
         return CHIPS_PER_KIND if self.level >= 3 else 0
 
-    @property
+    @cached_property
     def deck(self) -> tuple[CardType, ...]:
         """The cards of this level, in rulebook order."""
         return tuple(c for c in SPAGHETTI_CODE_CARDS if c.level <= self.level)
+
+    @cached_property
+    def placement_order(self) -> tuple[int, ...]:
+        """The seat of each placement in turn (SPEC 2.2, option ``placement_order``)."""
+        order = list(range(self.players))
+        if self.options["placement_order"] == "snake":
+            order = order + order[::-1]
+        rounds = -(-self.flags_placed * self.players // len(order))
+        return tuple((order * rounds)[: self.flags_placed * self.players])
 
     def card(self, name: str) -> CardType:
         """The card of this level with this name (letter case ignored)."""
         if not isinstance(name, str):
             raise SetupError(f"a card name must be a string, not {name!r}")
-        wanted = name.strip().lower()
-        for card in SPAGHETTI_CODE_CARDS:
-            if card.name.lower() == wanted:
-                if card.level > self.level:
-                    raise SetupError(f"{card.name} is a level-{card.level} card; "
-                                     f"this game is level {self.level}")
-                return card
-        names = ", ".join(c.name for c in self.deck)
-        raise SetupError(f"unknown card {name!r}; the cards of level {self.level} are: {names}")
+        card = _BY_NAME.get(name.strip().lower())
+        if card is None:
+            names = ", ".join(c.name for c in self.deck)
+            raise SetupError(f"unknown card {name!r}; the cards of level {self.level} are: {names}")
+        if card.level > self.level:
+            raise SetupError(f"{card.name} is a level-{card.level} card; "
+                             f"this game is level {self.level}")
+        return card
 
     def shuffled_program(self, seed: int) -> list[str]:
         """The program dealt by shuffling this level's cards with ``seed``."""

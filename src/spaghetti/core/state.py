@@ -40,6 +40,7 @@ PLACEMENT, EXECUTION, OVER = "placement", "execution", "over"
 D_PLACE, D_TURN, D_TARGET, D_OVER = 0, 1, 2, 3
 
 _PASS, _RUN = N.PASS, N.RUN
+_WITH_PENDING = PENDING.__or__
 _TURN_PASS_ONLY = (N.PASS,)
 _TURN_PASS_RUN = (N.PASS, N.RUN)
 
@@ -53,7 +54,7 @@ class State:
         "decision", "to_move", "place_order", "place_index", "turn_pos",
         "cmd", "this_uid", "cmd_vals", "step_i", "count_left", "chosen", "n_chosen", "selected",
         "removed_queue", "rearrive", "marked", "winner", "draw", "reason", "seen", "repeated",
-        "history", "auto_stalemate", "derived", "is_over", "_legal", "_sig",
+        "history", "auto_stalemate", "derived", "is_over", "progressed", "_legal", "_sig",
     )
 
     def __init__(self, game: Game, cards: list[CardType]):
@@ -75,11 +76,7 @@ class State:
         self.chips = [game.chips, game.chips]  # Increment, Decrement chips in the shared supply
         self.alive = [True] * n
         self.phase = PLACEMENT
-        order = list(range(n))
-        if game.options["placement_order"] == "snake":
-            order = order + order[::-1]
-        rounds = -(-game.flags_placed * n // len(order))
-        self.place_order = tuple((order * rounds)[: game.flags_placed * n])
+        self.place_order = game.placement_order
         self.place_index = 0
         self.decision = D_PLACE
         self.to_move: int | None = self.place_order[0]
@@ -104,6 +101,7 @@ class State:
         self.auto_stalemate = game.options["stalemate"] == "auto"
         self.derived = False
         self.is_over = False  # True once the game has ended
+        self.progressed = False  # an irreversible change since the last elimination check
         self._legal: tuple[int, ...] | None = None
         self._sig: tuple | None = None
 
@@ -364,7 +362,7 @@ class State:
                 raise AssertionError("no flag on any card, yet the game is not over")
             self.cursor = c
             # Arrival (C1): every flag now on the card is pending; the head gets the turn.
-            q = (q[0] | PENDING,) + tuple([x | PENDING for x in q[1:]])
+            q = (q[0] | PENDING, *map(_WITH_PENDING, q[1:]))
             k = 0
         code = q[k] ^ PENDING
         if self.kinds[c].uses_running_flag:
@@ -470,7 +468,8 @@ class State:
         self.cmd = None
         if self.marked:
             self._clear_marks()
-        if self._eliminate():
+        # Only irreversible changes (life lost, flags gone) can put a player out.
+        if self.progressed and self._eliminate():
             return
         if self.rearrive:  # C3: the cursor's card was removed; its follower is a fresh arrival
             self.rearrive = False
@@ -492,6 +491,7 @@ class State:
         """Something irreversible happened (life lost, flag taken from supply, flag or card
         removed, player out): no earlier position can come back, so forget them (C9)."""
         self.seen.clear()
+        self.progressed = True
 
     def _add_flag(self, card: int, seat: int) -> None:
         self.supply[seat] -= 1
@@ -607,6 +607,7 @@ class State:
 
     def _eliminate(self) -> bool:
         """C6: eliminations after a whole command (or placement); True if the game is over."""
+        self.progressed = False
         lives, on_board, alive = self.lives, self.on_board, self.alive
         for p, in_game in enumerate(alive):
             if in_game and (lives[p] <= 0 or not on_board[p]):
