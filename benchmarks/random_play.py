@@ -13,9 +13,10 @@ from __future__ import annotations
 import argparse
 import platform
 import random
+import sys
 import time
 
-from spaghetti import Game
+from spaghetti import Game, State
 
 
 def run(level: int, players: int, games: int, seed: int = 0) -> tuple[float, float, float]:
@@ -35,6 +36,23 @@ def run(level: int, players: int, games: int, seed: int = 0) -> tuple[float, flo
     return decisions / elapsed, games / elapsed, decisions / games
 
 
+def copies(level: int, players: int, count: int = 100_000) -> tuple[float, int]:
+    """Copies per second of a state in mid-game, and its size in bytes (lists and tuples)."""
+    state = Game(level=level, players=players).new_state(seed=1)
+    rng = random.Random(1)
+    while state.phase == "placement" or len(state.history) < 30:
+        options = state.legal_actions()
+        state.apply_action(options[rng.randrange(len(options))])
+    start = time.perf_counter()
+    for _ in range(count):
+        state.copy()
+    elapsed = time.perf_counter() - start
+    size = sys.getsizeof(state) + sum(
+        sys.getsizeof(v) + sum(sys.getsizeof(x) for x in v if isinstance(x, tuple))
+        for name in State.__slots__ if isinstance(v := getattr(state, name), (list, tuple, set)))
+    return count / elapsed, size
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000)
@@ -48,6 +66,10 @@ def main() -> None:
         best = max((run(level, args.players, args.games) for _ in range(args.repeat)),
                    key=lambda r: r[0])
         print(f"{level:>5} {args.players:>7} {best[0]:>12,.0f} {best[1]:>9,.0f} {best[2]:>15.1f}")
+    for level in (int(x) for x in args.levels.split(",")):
+        rate, size = copies(level, args.players)
+        print(f"level {level}: state.copy() {rate:,.0f} per second; a state in mid-game holds "
+              f"about {size:,} bytes")
 
 
 if __name__ == "__main__":
