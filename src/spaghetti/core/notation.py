@@ -68,6 +68,8 @@ def pair(action: int) -> tuple[int, int]:
 
 def to_string(action: int) -> str:
     """The notation of an action id."""
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise NotationError(f"not an action id: {action!r}")
     if action in _BARE:
         return _BARE[action]
     k = action & KIND_MASK
