@@ -1,0 +1,291 @@
+"""The ``spaghetti`` command: play in the terminal, and read, check and write game records.
+
+Every problem with the input (a file that cannot be read, a record that is wrong, an illegal
+action, a bad option) is reported as one line, ``spaghetti: error: ...``, with exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+
+from .. import records
+from ..ai import RandomPlayer
+from ..core.game import OPTIONS, Game
+from ..core.view import view
+from ..errors import RecordError, SetupError, SpaghettiError
+from ..i18n import LANGS, describe
+from .render import render
+
+EXIT_BAD_INPUT = 2
+
+
+class _Group(click.Group):
+    """A click group that turns the package's errors into one line and exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except SpaghettiError as exc:
+            _fail(str(exc))
+        except OSError as exc:
+            if exc.filename is not None and exc.strerror:
+                _fail(f"{exc.filename}: {exc.strerror}")
+            _fail(str(exc))
+
+
+def _fail(message: str) -> None:
+    message = " ".join(message.split())  # always one line
+    click.echo(f"spaghetti: error: {message}", err=True)
+    sys.exit(EXIT_BAD_INPUT)
+
+
+def _read_record_data(path: str) -> Any:
+    """The decoded JSON of a record file (``-``: standard input)."""
+    if path == "-":
+        raw = click.get_binary_stream("stdin").read()
+        name = "<stdin>"
+    else:
+        with open(path, "rb") as f:
+            raw = f.read()
+        name = path
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{name}: not a JSON record: {exc}") from None
+
+
+def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            known = ", ".join(f"{k}={'|'.join(v)}" for k, v in OPTIONS.items())
+            raise SetupError(f"--option expects name=value, not {pair!r} (options: {known})")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def _parse_program(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    names = [name.strip() for name in text.split(",")]
+    if not any(names):
+        raise SetupError("--program needs card names separated by commas, e.g. "
+                         "AddFlag,MoveFlag,RemoveFlag,Bug,ForkBomb")
+    return names
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+_OPTION_HELP = ("Rule option as name=value; repeatable. "
+                + "; ".join(f"{k}: {'|'.join(v)} (default {v[0]})" for k, v in OPTIONS.items()))
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="spaghetti", prog_name="spaghetti")
+def cli() -> None:
+    """Spaghetti Code (スパゲッティコード): play in the terminal, and read, check and write
+    game records.
+
+    \b
+    Examples:
+      spaghetti play --vs random                 # you (Red) against the computer
+      spaghetti play --level 2 --players 3       # three people at one keyboard
+      spaghetti new --seed 7 -o game.json        # a fresh record
+      spaghetti replay game.json                 # the moves in words
+      spaghetti legal game.json                  # what can be played next
+
+    A FILE argument may be '-' to read the record from standard input.
+    """
+
+
+# ---------------------------------------------------------------------------- play
+
+
+@cli.command()
+@click.option("--level", type=click.IntRange(1, 3), default=1, show_default=True,
+              help="Level 1 (5 cards), 2 (8 cards) or 3 (10 cards, parameter chips).")
+@click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True,
+              help="Number of players (seats 0 to N-1: Red, Blue, Green, Yellow, Purple).")
+@click.option("--seed", type=int, default=None,
+              help="Shuffle the program (and seed the computer players) with N; random if absent.")
+@click.option("--program", metavar="A,B,...", default=None,
+              help="The program explicitly, card names in order, separated by commas.")
+@click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
+              help="Language of the screen: en (English) or ja (日本語).")
+@click.option("--vs", "opponent", type=click.Choice(["human", "random"]), default="human",
+              show_default=True,
+              help="'human': everyone at one keyboard; 'random': every seat but --seat is a "
+                   "computer that plays at random.")
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="Your seat with --vs random (0 = Red, who places first).")
+@click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE", help=_OPTION_HELP)
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
+              help="Keep the game record in FILE, written after every move.")
+@click.option("--load", "load_path", type=click.Path(dir_okay=False, allow_dash=True),
+              default=None,
+              help="Continue the game recorded in FILE (its level, players, program and options).")
+def play(level: int, players: int, seed: int | None, program: str | None, lang: str,
+         opponent: str, seat: int, rule_options: tuple[str, ...], save_path: str | None,
+         load_path: str | None) -> None:
+    """Play a game in the terminal.
+
+    At each decision the legal options are listed with numbers; type a number or the option
+    itself (e.g. 'flag 2.0'). Moves with a single option are played for you, and computer seats
+    play by themselves. Commands: undo, save FILE, help, quit. Input may be piped in: the game
+    stops cleanly (status 0) at the end of the input.
+
+    \b
+    Examples:
+      spaghetti play --vs random --seed 3
+      spaghetti play --vs random --seat 1 --level 3 --lang ja
+      spaghetti play --players 3 --option placement_order=snake --save game.json
+      spaghetti play --load game.json --vs random
+      yes 1 | spaghetti play --vs random --seed 3      # always pick the first option
+    """
+    from .play import Session
+
+    shown_seed = None  # the seed in the header, when it dealt the program
+    if load_path is not None:
+        state = records.replay(_read_record_data(load_path))
+        players = state.players
+    else:
+        options = _parse_options(rule_options)
+        program_names = _parse_program(program)
+        if seed is None and program_names is None:
+            seed = random.randrange(10_000)
+        if program_names is None:
+            shown_seed = seed
+        state = Game(level=level, players=players, options=options).new_state(program_names, seed)
+    if not 0 <= seat < players:
+        raise SetupError(f"--seat {seat}: the seats of a {players}-player game are 0 to {players - 1}")
+    ai_seed = 0 if seed is None else seed
+    seats = [None if opponent == "human" or s == seat else RandomPlayer(ai_seed * 100 + s)
+             for s in range(players)]
+    session = Session(state, seats, lang=lang, console=_console(), save_path=save_path,
+                      seed=shown_seed)
+    sys.exit(session.run())
+
+
+# ---------------------------------------------------------------------------- records
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="Print only the final state view as JSON.")
+@click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
+              help="Language of the words: en or ja.")
+def replay(file: str, as_json: bool, lang: str) -> None:
+    """Print a record's moves in words, one a line, then the final position.
+
+    \b
+    Examples:
+      spaghetti replay game.json
+      spaghetti replay game.json --lang ja
+      spaghetti replay game.json --json | jq .lives
+      spaghetti new --seed 1 | spaghetti replay -
+    """
+    data = _read_record_data(file)
+    final = records.replay(data)  # checks the whole record first, with positioned errors
+    if as_json:
+        click.echo(json.dumps(view(final), ensure_ascii=False, indent=2))
+        return
+    game, program, seed, actions = records.parse(data)
+    state = game.new_state(program, seed)
+    width = len(str(len(actions)))
+    for i, option in enumerate(actions, 1):
+        click.echo(f"{i:>{width}}. {describe(state, option, lang)}")
+        state.apply(option)
+    console = _console()
+    console.print()
+    console.print(render(final, lang, width=console.width, log_size=0))
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--upto", type=click.IntRange(min=0), default=None,
+              help="Only the first N actions of the record.")
+def state(file: str, upto: int | None) -> None:
+    """Print the state view (JSON) after a record's actions.
+
+    \b
+    Examples:
+      spaghetti state game.json
+      spaghetti state game.json --upto 8
+    """
+    data = _read_record_data(file)
+    if upto is not None:
+        total = len(records.parse(data)[3])
+        if upto > total:
+            raise RecordError(f"--upto {upto}: the record has only {total} actions")
+    final = records.replay(data, upto)
+    click.echo(json.dumps(view(final), ensure_ascii=False, indent=2))
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+def legal(file: str) -> None:
+    """Print the legal options at the end of a record, one a line (nothing if it is over).
+
+    \b
+    Examples:
+      spaghetti legal game.json
+      spaghetti new --seed 2 | spaghetti legal -
+    """
+    final = records.replay(_read_record_data(file))
+    for option in final.legal():
+        click.echo(option)
+
+
+@cli.command()
+@click.option("--level", type=click.IntRange(1, 3), default=1, show_default=True,
+              help="Level 1, 2 or 3.")
+@click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True,
+              help="Number of players, 2 to 5.")
+@click.option("--seed", type=int, default=None,
+              help="Shuffle the level's cards with N (random if neither this nor --program).")
+@click.option("--program", metavar="A,B,...", default=None,
+              help="The program explicitly, card names in order, separated by commas.")
+@click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE", help=_OPTION_HELP)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="Write the record to FILE ('-': standard output).")
+def new(level: int, players: int, seed: int | None, program: str | None,
+        rule_options: tuple[str, ...], output: str) -> None:
+    """Write the record of a new game, program written out, no actions yet.
+
+    \b
+    Examples:
+      spaghetti new --seed 7 -o game.json
+      spaghetti new --level 3 --players 4 --option stalemate=manual
+      spaghetti new --program Bug,AddFlag,ForkBomb,MoveFlag,RemoveFlag
+    """
+    if seed is not None and program is not None:
+        raise SetupError("give --seed or --program, not both")
+    options = _parse_options(rule_options)
+    names = _parse_program(program)
+    if seed is None and names is None:
+        seed = random.randrange(10_000)
+    state = Game(level=level, players=players, options=options).new_state(names, seed)
+    text = records.dumps(state)
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+def main(argv: list[str] | None = None, prog_name: str = "spaghetti") -> None:
+    """Entry point of the ``spaghetti`` command."""
+    cli.main(args=argv, prog_name=prog_name)
+
+
+if __name__ == "__main__":
+    main()

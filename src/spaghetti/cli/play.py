@@ -1,0 +1,212 @@
+"""The interactive game loop of ``spaghetti play``.
+
+Reads one line per decision (a number, an option in notation, or a command), so it works the same
+on a terminal and with input piped in. Computer seats and forced moves (a single legal option) are
+played by themselves; every move goes into the record.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from .. import records
+from ..ai import Player
+from ..core import notation as N
+from ..core.state import State
+from ..errors import IllegalOptionError, NotationError
+from ..i18n import colour, describe, t
+from .render import render
+
+HUMAN, COMPUTER, FORCED = "human", "computer", "forced"
+QUIT_WORDS = {"quit", "exit", "q"}
+
+
+class Session:
+    """One game at the terminal: the state, who plays each seat, and the moves in words."""
+
+    def __init__(self, state: State, players: Sequence[Player | None], *, lang: str = "en",
+                 console: Console | None = None, save_path: str | None = None,
+                 seed: int | None = None, read_line: Callable[[str], str] | None = None,
+                 clear: bool | None = None):
+        self.state = state
+        self.players = list(players)
+        self.lang = lang
+        self.console = console or Console()
+        self.save_path = save_path
+        self.seed = seed
+        self.read_line = read_line or self.console.input
+        self.clear = self.console.is_terminal if clear is None else clear
+        # With input piped in, nothing echoes what was typed: echo it, so the transcript reads.
+        self.echo_input = read_line is None and not sys.stdin.isatty()
+        self.log: list[str] = []  # each move of the record in words
+        self.who: list[str] = []  # who chose each move: human, computer or forced
+        self._rebuild_log()
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def _rebuild_log(self) -> None:
+        """Describe the moves already in the state (a loaded or rebuilt game)."""
+        data = records.record_of(self.state)
+        actions = data["actions"]
+        data["actions"] = []
+        replay = records.replay(data)
+        self.log, self.who = [], []
+        for option in actions:
+            seat = replay.to_move
+            self.log.append(describe(replay, option, self.lang))
+            if len(replay.legal()) == 1:
+                self.who.append(FORCED)
+            elif self.players[seat] is not None:
+                self.who.append(COMPUTER)
+            else:
+                self.who.append(HUMAN)
+            replay.apply(option)
+
+    def play_option(self, option: str, who: str) -> None:
+        text = describe(self.state, option, self.lang)  # raises if illegal, state unchanged
+        self.state.apply(option)
+        self.log.append(text)
+        self.who.append(who)
+
+    def undo(self) -> int:
+        """Take back the last human move and everything after it; the number of moves undone."""
+        humans = [i for i, w in enumerate(self.who) if w == HUMAN]
+        if not humans:
+            return 0
+        keep = humans[-1]
+        data = records.record_of(self.state)
+        undone = len(data["actions"]) - keep
+        data["actions"] = data["actions"][:keep]
+        self.state = records.replay(data)
+        self._rebuild_log()
+        return undone
+
+    def save(self, path: str) -> None:
+        Path(path).write_text(records.dumps(self.state), encoding="utf-8")
+
+    # ------------------------------------------------------------------ screen
+
+    def say(self, text: str, style: str | None = None) -> None:
+        self.console.print(Text(text, style=style or ""), soft_wrap=True)
+
+    def show(self) -> None:
+        if self.clear:
+            self.console.clear()
+        human_seats = [s for s, p in enumerate(self.players) if p is None]
+        self.console.print(render(
+            self.state, self.lang, width=self.console.width, log=self.log, seed=self.seed,
+            computers=[p is not None for p in self.players], human_seats=human_seats,
+            with_options=True))
+
+    # ------------------------------------------------------------------ the loop
+
+    def run(self) -> int:
+        """Play until the game ends, the user quits, or input ends. The exit status (0)."""
+        dirty = True
+        while True:
+            self._play_automatic()
+            if self.save_path:
+                self._autosave()
+            state = self.state
+            if state.is_over:
+                self.show()
+                return 0
+            if dirty:
+                self.show()
+                dirty = False
+            prompt = t("prompt", self.lang, p=colour(state.to_move, self.lang))
+            try:
+                line = self.read_line(prompt)
+                if self.echo_input:
+                    self.console.print(line, markup=False, highlight=False)
+            except EOFError:
+                self.say("")
+                return self._leave()
+            except KeyboardInterrupt:
+                self.say("")
+                return self._leave()
+            result = self.handle(line)
+            if result == "quit":
+                return self._leave()
+            if result == "moved":
+                dirty = True
+
+    def _play_automatic(self) -> None:
+        """Computer seats and forced moves play by themselves."""
+        state = self.state
+        while not state.is_over:
+            player = self.players[state.to_move]
+            if player is not None:
+                self.play_option(player.choose(state), COMPUTER)
+            elif len(state.legal()) == 1:
+                self.play_option(state.legal()[0], FORCED)
+            else:
+                return
+
+    def _autosave(self) -> None:
+        try:
+            self.save(self.save_path)
+        except OSError as exc:
+            self.say(t("save_failed", self.lang, err=exc), "bold red")
+            self.save_path = None
+
+    def _leave(self) -> int:
+        if self.save_path:
+            self._autosave()
+        self.say(t("unfinished", self.lang, n=len(self.state.history)), "bold")
+        return 0
+
+    def handle(self, line: str) -> str:
+        """One line of input: "moved", "quit", or "" (nothing changed)."""
+        text = line.strip()
+        if not text:
+            return ""
+        words = text.split()
+        command = words[0].lower()
+        legal = self.state.legal()
+        if command in QUIT_WORDS and len(words) == 1:
+            return "quit"
+        if command in ("help", "?", "h") and len(words) == 1:
+            self.say(t("help", self.lang))
+            return ""
+        if command == "undo" and len(words) == 1:
+            undone = self.undo()
+            if not undone:
+                self.say(t("nothing_to_undo", self.lang), "yellow")
+                return ""
+            self.say(t("undone", self.lang, n=undone), "green")
+            return "moved"
+        if command == "save":
+            if len(words) != 2:
+                self.say(t("save_usage", self.lang), "yellow")
+                return ""
+            try:
+                self.save(words[1])
+            except OSError as exc:
+                self.say(t("save_failed", self.lang, err=exc), "bold red")
+                return ""
+            self.say(t("saved", self.lang, file=words[1]), "green")
+            return ""
+        if text.isdigit():
+            n = int(text)
+            if 1 <= n <= len(legal):
+                self.play_option(legal[n - 1], HUMAN)
+                return "moved"
+            self.say(t("bad_input", self.lang, text=text, n=len(legal)), "yellow")
+            return ""
+        try:
+            N.parse(text)
+        except NotationError:
+            self.say(t("bad_input", self.lang, text=text, n=len(legal)), "yellow")
+            return ""
+        try:
+            self.play_option(text, HUMAN)
+        except IllegalOptionError:
+            self.say(t("bad_input", self.lang, text=text, n=len(legal)), "yellow")
+            return ""
+        return "moved"

@@ -1,0 +1,228 @@
+"""Rich rendering of a game state: the program as a row of cards, the players, the decision.
+
+Everything readable without colour too (flags are letters, the cursor is an arrow), so that a
+plain-text capture or a non-TTY pipe still shows the whole game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+
+from ..core.state import State
+from ..i18n import card_name, colour, mark, option_label, style, t
+
+CARD_WIDTH = 14  # width of one card's column in the row layout
+
+
+def flags_text(state: State, card: int, lang: str, vertical: bool) -> Text:
+    """The queue of a card, head first, in player colours; pending flags marked ``*``."""
+    text = Text()
+    owners, pending = state.owners(card), state.pending(card)
+    acting = turn_position(state) if card == state.cursor else None
+    for k, (owner, waiting) in enumerate(zip(owners, pending)):
+        if k:
+            text.append("\n" if vertical else " ")
+        if k == acting:
+            text.append(mark(owner, lang), style=style(owner) + " reverse")
+            text.append("<", style="bold")
+        else:
+            text.append(mark(owner, lang), style=style(owner))
+            text.append("*" if waiting else " " if vertical else "", style="bold")
+    if not owners:
+        text.append("·", style="dim")
+    return text
+
+
+def turn_position(state: State) -> int | None:
+    """Queue position of the flag whose turn it is on the cursor's card, when deciding a turn.
+
+    The engine has no public accessor for it; ``turn_pos`` is its internal slot.
+    """
+    if state.deciding != "turn":
+        return None
+    return getattr(state, "turn_pos", None)
+
+
+def params_text(state: State, card: int) -> Text:
+    text = Text()
+    for value, mod in zip(state.vals[card], state.mods[card]):
+        piece = f"{{{value}}}"
+        text.append(piece, style="bold cyan" if mod == 0 else "bold magenta")
+        if mod:
+            text.append(f"({mod:+d})", style="dim")
+    return text
+
+
+def program_table(state: State, lang: str, width: int) -> RenderableType:
+    """The program: one column per card when it fits the width, else one row per card."""
+    n = len(state.kinds)
+    if n == 0:
+        return Text(t("nonempty_program", lang), style="dim")
+    run = state.running_card
+    arrow = "→" if state.direction > 0 else "←"
+    if n * (CARD_WIDTH + 1) + 1 <= width:
+        table = Table(box=box.ROUNDED, show_header=True, header_style="bold", padding=(0, 0),
+                      show_lines=True)
+        for i in range(n):
+            head = Text(f"{i}\n", style="dim")
+            head.append(card_name(state, i, lang).split("#")[0],
+                        style="bold reverse" if i == state.cursor else "bold")
+            table.add_column(head, width=CARD_WIDTH, justify="center", no_wrap=True,
+                             overflow="ellipsis")
+        table.add_row(*[params_text(state, i) for i in range(n)])
+        table.add_row(*[flags_text(state, i, lang, vertical=True) for i in range(n)])
+        marks = []
+        for i in range(n):
+            cell = Text()
+            if i == state.cursor:
+                cell.append(f"▲ {arrow}", style="bold")
+                if run == i:
+                    cell.append(f" {t('running', lang)}", style="bold yellow")
+            elif run == i:
+                cell.append(t("running", lang), style="bold yellow")
+            marks.append(cell)
+        table.add_row(*marks)
+        return table
+    table = Table(box=box.SIMPLE_HEAD, show_header=True, header_style="bold", pad_edge=False)
+    table.add_column("", no_wrap=True)
+    table.add_column("#", justify="right")
+    table.add_column(t("program", lang), no_wrap=True)
+    table.add_column("", no_wrap=True)
+    table.add_column("", overflow="fold")
+    for i in range(n):
+        cur = Text(f"▶{arrow}" if i == state.cursor else "", style="bold")
+        name = Text(card_name(state, i, lang).split("#")[0],
+                    style="bold reverse" if i == state.cursor else "bold")
+        if run == i:
+            name.append(f" ({t('running', lang)})", style="yellow")
+        table.add_row(cur, str(i), name, params_text(state, i),
+                      flags_text(state, i, lang, vertical=False))
+    return table
+
+
+def players_table(state: State, lang: str, computers: Sequence[bool] = (),
+                  human_seats: Sequence[int] = ()) -> Table:
+    placement = state.phase == "placement"
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
+    table.add_column("")
+    table.add_column(t("col.player", lang), no_wrap=True)
+    table.add_column(t("col.life", lang), no_wrap=True)
+    table.add_column(t("col.on_cards", lang), justify="right")
+    table.add_column(t("col.supply", lang), justify="right")
+    if placement:
+        table.add_column(t("col.hand", lang), justify="right")
+    table.add_column(t("col.removed", lang), justify="right")
+    table.add_column(t("col.status", lang))
+    on_cards = [0] * state.players
+    for i in range(len(state.kinds)):
+        for owner in state.owners(i):
+            on_cards[owner] += 1
+    for seat in range(state.players):
+        who = Text(colour(seat, lang) if lang == "ja" else f"{mark(seat, lang)} {colour(seat, lang)}",
+                   style=style(seat))
+        if seat < len(computers) and computers[seat]:
+            who.append(f" ({t('computer', lang)})", style="dim")
+        elif seat in human_seats and any(computers):
+            who.append(f" ({t('you', lang)})", style="dim")
+        life = max(state.lives[seat], 0)
+        lives = Text("♥" * life, style="red")
+        lives.append(f" {state.lives[seat]}")
+        status = Text()
+        if state.winner == seat:
+            status.append(t("winner_mark", lang), style="bold green")
+        elif not state.alive[seat]:
+            status.append(t("out", lang), style="dim")
+        elif state.to_move == seat:
+            status.append("◀ " + t("to_move_mark", lang), style="bold")
+        row = [Text("▶", style="bold") if state.to_move == seat else Text(""), who, lives,
+               str(on_cards[seat]), str(state.supply[seat])]
+        if placement:
+            row.append(str(state.hand[seat]))
+        row += [str(state.removed[seat]), status]
+        table.add_row(*row, style="dim" if not state.alive[seat] else None)
+    return table
+
+
+def decision_line(state: State, lang: str) -> Text:
+    """Whose turn it is and what is being decided."""
+    if state.is_over:
+        return result_line(state, lang)
+    seat = state.to_move
+    p = colour(seat, lang)
+    deciding = state.deciding
+    run = state.running_card
+    card = card_name(state, run if run is not None else state.cursor, lang)
+    if lang == "ja":
+        card = f"「{card}」"
+    text = Text()
+    text.append("▶ ", style="bold")
+    line = t(f"decide.{deciding}", lang, p=p, card=card, n=state.hand[seat])
+    text.append(line, style=style(seat))
+    if deciding != "place" and state.kinds:
+        c = run if run is not None else state.cursor
+        text.append(f"\n  {state.kinds[c].display_name(lang)}: "
+                    f"{state.kinds[c].text_for(state.vals[c], lang)}", style="dim")
+    if state.repeated:
+        text.append("\n" + t("repeated", lang), style="bold yellow")
+    return text
+
+
+def result_line(state: State, lang: str) -> Text:
+    if state.winner is None:
+        return Text(t("draw", lang), style="bold")
+    return Text("★ " + t(f"won.{state.reason}", lang, p=colour(state.winner, lang)),
+                style=f"{style(state.winner)}")
+
+
+def header(state: State, lang: str, seed: int | None = None) -> Text:
+    game = state.game
+    text = Text()
+    text.append(t("title", lang), style="bold")
+    parts = [t("level", lang, n=game.level), t("players_n", lang, n=game.players),
+             t(f"phase.{state.phase}", lang), t("move_no", lang, n=len(state.history))]
+    if seed is not None:
+        parts.insert(2, t("seed", lang, n=seed))
+    text.append("  ·  " + "  ·  ".join(parts), style="dim")
+    return text
+
+
+def options_table(state: State, lang: str) -> Table:
+    """The legal options, numbered from 1, with their notation and a few words."""
+    table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
+    table.add_column(justify="right", style="bold")
+    table.add_column(style="cyan", no_wrap=True)
+    table.add_column()
+    for n, option in enumerate(state.legal(), 1):
+        table.add_row(f"{n})", option, option_label(state, option, lang))
+    return table
+
+
+def render(state: State, lang: str = "en", *, width: int = 100, log: Sequence[str] = (),
+           log_size: int = 6, seed: int | None = None, computers: Sequence[bool] = (),
+           human_seats: Sequence[int] = (), with_options: bool = False) -> Group:
+    """The whole screen for a state: header, program, players, chips, last moves, decision."""
+    parts: list[RenderableType] = [header(state, lang, seed), Text("")]
+    parts.append(program_table(state, lang, width))
+    parts.append(Text("  " + t("head_note", lang), style="dim"))
+    parts.append(players_table(state, lang, computers, human_seats))
+    if state.game.level >= 3:
+        parts.append(Text(t("chips", lang, inc=state.chips[0], dec=state.chips[1])))
+    if log_size:
+        parts.append(Text(t("last_moves", lang), style="bold underline"))
+        if log:
+            start = max(0, len(log) - log_size)
+            for n, line in enumerate(log[start:], start + 1):
+                parts.append(Text(f"  {n:>3}. {line}"))
+        else:
+            parts.append(Text("  " + t("no_moves", lang), style="dim"))
+    parts.append(Text(""))
+    parts.append(decision_line(state, lang))
+    if with_options and not state.is_over:
+        parts.append(Padding(options_table(state, lang), (0, 0, 0, 2), expand=False))
+    return Group(*parts)

@@ -1,0 +1,383 @@
+"""Words for the user interface, in English and Japanese.
+
+:func:`t` looks up a UI string; :func:`describe` turns one move into a sentence, e.g.
+``"Red ran MoveFlag: moved Blue's flag from Bug to AddFlag."``
+
+>>> import spaghetti
+>>> state = spaghetti.new_game(1, 2, program=["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"])
+>>> describe(state, "place 3")
+'Red placed a flag on Bug.'
+>>> describe(state, "place 3", "ja")
+'赤が「バグ」にフラグを置いた。'
+"""
+
+from __future__ import annotations
+
+from .core import notation as N
+from .core.cards import Choose
+from .core.state import State
+
+LANGS = ("en", "ja")
+
+#: Seat colours: English name, Japanese name, one-letter mark, rich style.
+COLOURS = (
+    ("Red", "赤", "R", "bold red"),
+    ("Blue", "青", "B", "bold blue"),
+    ("Green", "緑", "G", "bold green"),
+    ("Yellow", "黄", "Y", "bold yellow"),
+    ("Purple", "紫", "P", "bold magenta"),
+)
+
+_STRINGS: dict[str, tuple[str, str]] = {
+    # (English, Japanese)
+    "title": ("Spaghetti Code", "スパゲッティコード"),
+    "level": ("level {n}", "レベル{n}"),
+    "players_n": ("{n} players", "{n}人"),
+    "seed": ("seed {n}", "シード {n}"),
+    "move_no": ("move {n}", "{n}手目"),
+    "phase.placement": ("placement", "配置フェーズ"),
+    "phase.execution": ("execution", "実行フェーズ"),
+    "phase.over": ("game over", "ゲーム終了"),
+    "program": ("Program", "プログラム"),
+    "cursor": ("cursor", "カーソル"),
+    "forward": ("forward →", "順方向 →"),
+    "backward": ("← backward", "← 逆方向"),
+    "running": ("running", "実行中"),
+    "head_note": ("flags listed head first;  < has the turn;  * still to take its turn in this visit",
+                  "フラグは先頭から;  < 手番のフラグ;  * この訪問でまだ手番が来るフラグ"),
+    "players": ("Players", "プレイヤー"),
+    "col.player": ("player", "プレイヤー"),
+    "col.life": ("life", "ライフ"),
+    "col.on_cards": ("on cards", "場"),
+    "col.supply": ("supply", "手持ち"),
+    "col.hand": ("to place", "配置残り"),
+    "col.removed": ("removed", "除去"),
+    "col.status": ("", ""),
+    "out": ("out", "脱落"),
+    "winner_mark": ("winner", "勝者"),
+    "to_move_mark": ("to move", "手番"),
+    "you": ("you", "あなた"),
+    "computer": ("computer", "コンピュータ"),
+    "chips": ("Chip supply: Increment {inc} · Decrement {dec}",
+              "チップの山: インクリメント {inc} · デクリメント {dec}"),
+    "last_moves": ("Last moves", "最近の手"),
+    "no_moves": ("(no moves yet)", "(まだ手はありません)"),
+    "options": ("Your options", "選択肢"),
+    "decide.place": ("{p}: place a flag on a card without one of yours ({n} left to place).",
+                     "{p}: 自分のフラグがまだないカードにフラグを置く(残り{n}本)。"),
+    "decide.turn": ("{p}'s flag has the turn on {card}: run it or pass.",
+                    "{p}のフラグの手番です（{card}）: 実行するかパスするか。"),
+    "decide.card": ("{p} is running {card}: choose a card.",
+                    "{p}が{card}を実行中: カードを選ぶ。"),
+    "decide.flag": ("{p} is running {card}: choose a flag.",
+                    "{p}が{card}を実行中: フラグを選ぶ。"),
+    "decide.to": ("{p} is running {card}: choose where the flag goes.",
+                  "{p}が{card}を実行中: フラグの移動先を選ぶ。"),
+    "decide.at": ("{p} is running {card}: choose the card's new position.",
+                  "{p}が{card}を実行中: カードの新しい位置を選ぶ。"),
+    "decide.player": ("{p} is running {card}: choose a player.",
+                      "{p}が{card}を実行中: プレイヤーを選ぶ。"),
+    "decide.param": ("{p} is running {card}: choose a parameter.",
+                     "{p}が{card}を実行中: パラメータを選ぶ。"),
+    "repeated": ("This position has occurred before: you may declare a stalemate.",
+                 "この局面は以前にも現れました。膠着状態を宣言できます。"),
+    "prompt": ("{p} > ", "{p} > "),
+    "prompt_hint": ("Type a number or an option (help: commands)",
+                    "番号か選択肢を入力 (help でコマンド一覧)"),
+    "help": (
+        "Type the number of an option, or the option itself (e.g. 'flag 2.0').\n"
+        "Commands:\n"
+        "  undo        take back your last move (and the computer's moves after it)\n"
+        "  save FILE   save the game record to FILE\n"
+        "  help        show this help\n"
+        "  quit        leave the game (it stays unfinished)",
+        "選択肢の番号か、選択肢そのもの（例: 'flag 2.0'）を入力してください。\n"
+        "コマンド:\n"
+        "  undo        直前の自分の手を取り消す（その後のコンピュータの手も）\n"
+        "  save FILE   棋譜を FILE に保存する\n"
+        "  help        このヘルプを表示する\n"
+        "  quit        ゲームをやめる（未完了のまま）"),
+    "bad_input": ("Not an option here: {text!r}. Type a number from 1 to {n}, an option, or 'help'.",
+                  "ここでは選べません: {text!r}。1から{n}の番号、選択肢、または 'help' を入力してください。"),
+    "undone": ("Took back {n} move(s).", "{n}手を取り消しました。"),
+    "nothing_to_undo": ("There is no move of yours to take back.", "取り消せる自分の手がありません。"),
+    "saved": ("Saved the record to {file}.", "棋譜を {file} に保存しました。"),
+    "save_usage": ("Usage: save FILE", "使い方: save FILE"),
+    "save_failed": ("Could not save: {err}", "保存できませんでした: {err}"),
+    "unfinished": ("Game left unfinished after {n} moves.", "ゲームは{n}手で未完了のまま終了しました。"),
+    "won.elimination": ("{p} wins: every other player was eliminated.",
+                        "{p}の勝ち: ほかのプレイヤーが全員脱落しました。"),
+    "won.stalemate": ("{p} wins by the stalemate tie-break (the position repeated).",
+                      "{p}の勝ち: 局面が繰り返したため、膠着状態の判定で勝ちました。"),
+    "draw": ("The game is a draw.", "引き分けです。"),
+    "seat_is_computer": ("{p} (computer)", "{p}（コンピュータ）"),
+    "opt.place": ("on {card}", "{card}に置く"),
+    "opt.pass": ("do not run the command", "コマンドを実行しない"),
+    "opt.run": ("run {card}: {text}", "{card}を実行: {text}"),
+    "opt.done": ("stop choosing", "選択を終える"),
+    "opt.declare": ("declare a stalemate", "膠着状態を宣言"),
+    "opt.card": ("{card}", "{card}"),
+    "opt.flag": ("{owner}'s flag on {card}", "{card}の{owner}のフラグ"),
+    "opt.flag_head": ("{owner}'s flag on {card} (head)", "{card}の{owner}のフラグ（先頭）"),
+    "opt.to": ("to {card}", "{card}へ"),
+    "opt.at": ("to position {n}", "位置{n}へ"),
+    "opt.player": ("{player} (life {life})", "{player}（ライフ{life}）"),
+    "opt.param": ("{card}: parameter {i} (now {v})", "{card}: パラメータ{i}（現在{v}）"),
+    "nonempty_program": ("(no cards left)", "(カードがありません)"),
+}
+
+
+def t(key: str, lang: str = "en", **kwargs) -> str:
+    """A UI string in a language, formatted with ``kwargs``."""
+    en, ja = _STRINGS[key]
+    text = ja if lang == "ja" else en
+    return text.format(**kwargs) if kwargs else text
+
+
+def colour(seat: int, lang: str = "en") -> str:
+    """A seat's colour name: Red, Blue, ... / 赤, 青, ..."""
+    en, ja, _, _ = COLOURS[seat % len(COLOURS)]
+    return ja if lang == "ja" else en
+
+
+def style(seat: int) -> str:
+    """The rich style of a seat's colour."""
+    return COLOURS[seat % len(COLOURS)][3]
+
+
+def mark(seat: int, lang: str = "en") -> str:
+    """A seat's short mark on a card: R B G Y P / 赤 青 緑 黄 紫."""
+    return COLOURS[seat % len(COLOURS)][1 if lang == "ja" else 2]
+
+
+def card_name(state: State, index: int, lang: str = "en") -> str:
+    """A card's name; with its index when the program holds that kind more than once."""
+    kind = state.kinds[index]
+    name = kind.display_name(lang)
+    if sum(1 for k in state.kinds if k is kind) > 1:
+        name = f"{name}#{index}"
+    return name
+
+
+def _q(name: str, lang: str) -> str:
+    return f"「{name}」" if lang == "ja" else name
+
+
+def option_label(state: State, option: str, lang: str = "en") -> str:
+    """A few words saying what an option of ``state.legal()`` targets (for a numbered menu)."""
+    action = N.parse(option)
+    kind = N.kind(action)
+    run = state.running_card
+    if kind == N.PLACE:
+        return t("opt.place", lang, card=_q(card_name(state, N.argument(action), lang), lang))
+    if action == N.PASS:
+        return t("opt.pass", lang)
+    if action == N.RUN:
+        c = state.cursor
+        return t("opt.run", lang, card=_q(card_name(state, c, lang), lang),
+                 text=state.kinds[c].text_for(state.vals[c], lang))
+    if action == N.DONE:
+        return t("opt.done", lang)
+    if action == N.DECLARE:
+        return t("opt.declare", lang)
+    if kind == N.CARD:
+        return t("opt.card", lang, card=_q(card_name(state, N.argument(action), lang), lang))
+    if kind == N.FLAG:
+        c, k = N.pair(action)
+        key = "opt.flag_head" if k == 0 else "opt.flag"
+        return t(key, lang, owner=colour(state.owners(c)[k], lang),
+                 card=_q(card_name(state, c, lang), lang))
+    if kind == N.TO:
+        return t("opt.to", lang, card=_q(card_name(state, N.argument(action), lang), lang))
+    if kind == N.AT:
+        return t("opt.at", lang, n=N.argument(action))
+    if kind == N.PLAYER:
+        s = N.argument(action)
+        return t("opt.player", lang, player=colour(s, lang), life=state.lives[s])
+    if kind == N.PARAM:
+        c, i = N.pair(action)
+        return t("opt.param", lang, card=_q(card_name(state, c, lang), lang), i=i,
+                 v=state.vals[c][i])
+    return option if run is None else option
+
+
+# ---------------------------------------------------------------------- describe
+
+_EN = {
+    "place": "{p} placed a flag on {card}.",
+    "pass": "{p} passed on {card}.",
+    "run": "{p} runs {card}.",
+    "ran": "{p} ran {card}: {what}.",
+    "done": "{p} stopped choosing targets for {card}.",
+    "declare": "{p} declared a stalemate.",
+    "move_flag": "moved {owner}'s flag from {src} to {dst}",
+    "pick_flag": "{p} picked {owner}'s flag on {src} to move.",
+    "remove_flag": "removed {owner}'s flag from {src}",
+    "add_flag": "added a flag to {dst}",
+    "remove_card": "removed {dst} and its {n} flag(s)",
+    "pick_card": "{p} picked {dst} to move.",
+    "move_card": "moved {dst} to position {n}",
+    "damage": "{who} lost {n} life",
+    "damage_self": "{who} (themself) lost {n} life",
+    "no_damage": "{who} lost no life",
+    "raise": "raised {dst}'s parameter {i} from {a} to {b}",
+    "lower": "lowered {dst}'s parameter {i} from {a} to {b}",
+    "param_same": "left {dst}'s parameter {i} at {a} (no chips left)",
+    "reverse": "the cursor now walks {dir}",
+    "fwd": "forward",
+    "bwd": "backward",
+    "bomb_flag": "the flag that ran it left the game",
+    "out": " {who} is out.",
+    "wins": " {who} wins ({how}).",
+    "how.elimination": "elimination",
+    "how.stalemate": "stalemate",
+    "join": "; ",
+}
+_JA = {
+    "place": "{p}が{card}にフラグを置いた。",
+    "pass": "{p}は{card}をパスした。",
+    "run": "{p}が{card}を実行する。",
+    "ran": "{p}が{card}を実行: {what}。",
+    "done": "{p}は{card}の対象選択を終えた。",
+    "declare": "{p}が膠着状態を宣言した。",
+    "move_flag": "{owner}のフラグを{src}から{dst}へ移動した",
+    "pick_flag": "{p}が{src}の{owner}のフラグを移動するために選んだ。",
+    "remove_flag": "{src}の{owner}のフラグを取り除いた",
+    "add_flag": "{dst}にフラグを追加した",
+    "remove_card": "{dst}をフラグ{n}本ごと取り除いた",
+    "pick_card": "{p}が{dst}を移動するために選んだ。",
+    "move_card": "{dst}を位置{n}へ移動した",
+    "damage": "{who}のライフが{n}減った",
+    "damage_self": "{who}（自分）のライフが{n}減った",
+    "no_damage": "{who}のライフは減らなかった",
+    "raise": "{dst}のパラメータ{i}を{a}から{b}に増やした",
+    "lower": "{dst}のパラメータ{i}を{a}から{b}に減らした",
+    "param_same": "{dst}のパラメータ{i}は{a}のまま（チップ切れ）",
+    "reverse": "カーソルの向きが{dir}になった",
+    "fwd": "順方向",
+    "bwd": "逆方向",
+    "bomb_flag": "起動したフラグはゲームから取り除かれた",
+    "out": "{who}が脱落。",
+    "wins": "{who}の勝ち（{how}）。",
+    "how.elimination": "全員脱落",
+    "how.stalemate": "膠着状態",
+    "join": "、",
+}
+
+
+def describe(before: State, option: str, lang: str = "en") -> str:
+    """A sentence in words for playing ``option`` (one of ``before.legal()``) in ``before``.
+
+    ``before`` is not changed. Raises :class:`~spaghetti.IllegalOptionError` if the option is
+    not legal there.
+    """
+    w = _JA if lang == "ja" else _EN
+    after = before.copy()
+    after.apply(option)
+    action = N.parse(option)
+    kind = N.kind(action)
+    actor = before.to_move
+    p = colour(actor, lang) if actor is not None else "?"
+
+    def cname(state: State, i: int) -> str:
+        return _q(card_name(state, i, lang), lang)
+
+    run = before.running_card
+    running = cname(before, run) if run is not None else cname(before, before.cursor)
+    what: list[str] = []
+    if kind == N.PLACE:
+        text = w["place"].format(p=p, card=cname(before, N.argument(action)))
+    elif action == N.PASS:
+        text = w["pass"].format(p=p, card=cname(before, before.cursor))
+    elif action == N.DECLARE:
+        text = w["declare"].format(p=p)
+    elif action == N.DONE:
+        text = w["done"].format(p=p, card=running)
+    elif action == N.RUN:
+        # Steps that happen by themselves (Reverse; ForkBomb with damage 0) resolve at run.
+        if after.direction != before.direction:
+            what.append(w["reverse"].format(dir=w["fwd"] if after.direction > 0 else w["bwd"]))
+        if sum(after.removed) > sum(before.removed):
+            what.append(w["bomb_flag"])
+        if what:
+            text = w["ran"].format(p=p, card=running, what=w["join"].join(what))
+        else:
+            text = w["run"].format(p=p, card=running)
+    else:
+        if kind == N.FLAG:
+            c, k = N.pair(action)
+            owner = colour(before.owners(c)[k], lang)
+            if _choose_action(before) == "move_flag":
+                return w["pick_flag"].format(p=p, owner=owner, src=cname(before, c))
+            what.append(w["remove_flag"].format(owner=owner, src=cname(before, c)))
+        elif kind == N.TO:
+            src = _previous(before, N.FLAG)
+            c, k = N.pair(src) if src is not None else (None, None)
+            if c is not None:
+                what.append(w["move_flag"].format(owner=colour(before.owners(c)[k], lang),
+                                                  src=cname(before, c),
+                                                  dst=cname(before, N.argument(action))))
+        elif kind == N.CARD:
+            c = N.argument(action)
+            act = _choose_action(before)
+            if act == "remove_card":
+                what.append(w["remove_card"].format(dst=cname(before, c),
+                                                    n=len(before.owners(c))))
+            elif act == "add_flag":
+                what.append(w["add_flag"].format(dst=cname(before, c)))
+            else:
+                return w["pick_card"].format(p=p, dst=cname(before, c))
+        elif kind == N.AT:
+            src = _previous(before, N.CARD)
+            if src is not None:
+                what.append(w["move_card"].format(dst=cname(before, N.argument(src)),
+                                                  n=N.argument(action)))
+        elif kind == N.PLAYER:
+            s = N.argument(action)
+            lost = before.lives[s] - after.lives[s]
+            who = colour(s, lang)
+            key = "no_damage" if lost == 0 else ("damage_self" if s == actor else "damage")
+            what.append(w[key].format(who=who, n=lost))
+            if sum(after.removed) - sum(before.removed) and before.kinds[run].uses_running_flag:
+                what.append(w["bomb_flag"])
+        elif kind == N.PARAM:
+            c, i = N.pair(action)
+            a, b = before.vals[c][i], after.vals[c][i]
+            key = "param_same" if a == b else ("raise" if b > a else "lower")
+            what.append(w[key].format(dst=cname(before, c), i=i, a=a, b=b))
+        text = w["ran"].format(p=p, card=running, what=w["join"].join(what) or option)
+    # Eliminations and the end of the game.
+    for seat in range(before.players):
+        if before.alive[seat] and not after.alive[seat]:
+            text += w["out"].format(who=colour(seat, lang))
+    if after.is_over and after.winner is not None:
+        text += w["wins"].format(who=colour(after.winner, lang), how=w[f"how.{after.reason}"])
+    return text
+
+
+def _choose_action(state: State) -> str | None:
+    """The primitive of the running command's choice (the base game's cards have one)."""
+    run = state.running_card
+    if run is None:
+        return None
+    for step in state.kinds[run].effect:
+        if isinstance(step, Choose):
+            return step.action
+    return None
+
+
+def _previous(state: State, kind: int) -> int | None:
+    """The last action of the history if it is of ``kind`` (the first half of a pair)."""
+    if state.history and N.kind(state.history[-1]) == kind:
+        return state.history[-1]
+    return None
+
+
+def describe_game(first: State, options: list[str], lang: str = "en") -> list[str]:
+    """Sentences for a sequence of options played from ``first`` (which is not changed)."""
+    state = first.copy()
+    lines = []
+    for option in options:
+        lines.append(describe(state, option, lang))
+        state.apply(option)
+    return lines

@@ -1,0 +1,298 @@
+"""The ``spaghetti`` command line: every subcommand on real small games, bad inputs, and the
+interactive ``play`` loop driven through standard input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+import spaghetti
+from spaghetti import records
+from spaghetti.ai import Player, RandomPlayer
+from spaghetti.cli.main import cli
+from spaghetti.i18n import describe
+
+PROGRAM = ["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"]
+
+
+def run(*args: str, input: str | bytes | None = None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def played_record(tmp_path, n: int = 12, seed: int = 4) -> tuple[str, spaghetti.State]:
+    """A record file of a level-1 game after ``n`` random moves, and its state."""
+    state = spaghetti.new_game(1, 2, program=PROGRAM)
+    player = RandomPlayer(seed)
+    for _ in range(n):
+        state.apply(player.choose(state))
+    path = tmp_path / "game.json"
+    path.write_text(records.dumps(state), encoding="utf-8")
+    return str(path), state
+
+
+def assert_one_line_error(result) -> None:
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("spaghetti: error: ")
+    assert "Traceback" not in result.output + result.stderr
+
+
+# ------------------------------------------------------------------------- new
+
+
+def test_new_writes_a_record_with_the_program_written_out():
+    result = run("new", "--seed", "5", "--level", "2", "--players", "3")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["program"] == spaghetti.Game(level=2, players=3).shuffled_program(5)
+    assert data["actions"] == [] and data["players"] == 3 and data["level"] == 2
+
+
+def test_new_with_program_and_option_to_file(tmp_path):
+    out = tmp_path / "r.json"
+    result = run("new", "--program", "bug, addflag,ForkBomb,MoveFlag,RemoveFlag",
+                 "--option", "placement_order=snake", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["program"] == ["Bug", "AddFlag", "ForkBomb", "MoveFlag", "RemoveFlag"]
+    assert data["options"]["placement_order"] == "snake"
+
+
+# ------------------------------------------------------------------------- state, legal
+
+
+def test_state_prints_the_view_after_the_actions(tmp_path):
+    path, state = played_record(tmp_path)
+    result = run("state", path)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == spaghetti.core.view.view(state)
+    early = json.loads(run("state", path, "--upto", "3").stdout)
+    assert early["moves"] == 3 and early["phase"] == "placement"
+
+
+def test_state_reads_stdin():
+    text = run("new", "--seed", "1").stdout
+    result = run("state", "-", input=text)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["legal"] == [f"place {i}" for i in range(5)]
+
+
+def test_legal_lists_the_options_one_a_line(tmp_path):
+    path, state = played_record(tmp_path, n=20)
+    result = run("legal", path)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == state.legal()
+
+
+# ------------------------------------------------------------------------- replay
+
+
+def test_replay_prints_numbered_moves_in_words_and_the_final_state(tmp_path):
+    path, state = played_record(tmp_path, n=30)
+    result = run("replay", path)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    first = spaghetti.new_game(1, 2, program=PROGRAM)
+    assert lines[0] == " 1. " + describe(first, records.record_of(state)["actions"][0])
+    assert lines[29].startswith("30. ")
+    assert "Red placed a flag on" in result.stdout
+    assert "ForkBomb" in result.stdout and "life" in result.stdout  # the rendered final state
+
+
+def test_replay_json_and_japanese(tmp_path):
+    path, state = played_record(tmp_path, n=10)
+    result = run("replay", path, "--json")
+    assert json.loads(result.stdout)["moves"] == 10
+    ja = run("replay", path, "--lang", "ja")
+    assert ja.exit_code == 0
+    assert "赤が" in ja.stdout and "フラグを置いた" in ja.stdout
+
+
+def test_replay_describes_a_move_flag_in_words():
+    state = spaghetti.new_game(1, 2, program=["Bug", "MoveFlag", "AddFlag", "RemoveFlag"] * 1
+                               + ["ForkBomb"])
+    for option in ["place 1", "place 0", "place 2", "place 1", "place 3", "place 2", "place 4",
+                   "place 3"]:
+        state.apply(option)
+    # Execution: card 0 (Bug) holds Blue's flag; pass it, then Red runs MoveFlag on card 1.
+    while state.cursor != 1 or state.deciding != "turn" or state.to_move != 0:
+        state.apply("pass")
+    state.apply("run")
+    state.apply("flag 0.0")
+    assert describe(state, "to 2") == "Red ran MoveFlag: moved Blue's flag from Bug to AddFlag."
+    assert describe(state, "to 2", "ja") == \
+        "赤が「フラグ移動」を実行: 青のフラグを「バグ」から「フラグ追加」へ移動した。"
+
+
+# ------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("args, input", [
+    (["state", "/no/such/file.json"], None),
+    (["state", "-"], "this is not json"),
+    (["state", "-"], '{"format": "other"}'),
+    (["legal", "-"], json.dumps({"format": "spaghetti-record/1", "variant": "spaghetti-code",
+                                 "level": 1, "players": 2, "program": ["Nope"] * 5})),
+    (["replay", "-"], json.dumps({"format": "spaghetti-record/1", "variant": "spaghetti-code",
+                                  "level": 1, "players": 2, "seed": 1,
+                                  "actions": ["place 0", "place 9"]})),
+    (["state", "-", "--upto", "5"], json.dumps({"format": "spaghetti-record/1",
+                                                "variant": "spaghetti-code", "level": 1,
+                                                "players": 2, "seed": 1, "actions": []})),
+    (["new", "--option", "stalemate=sometimes"], None),
+    (["new", "--option", "stalemate"], None),
+    (["new", "--program", "AddFlag,Bug"], None),
+    (["new", "--program", "AddFlag,Bug,Spaghetti,Bug,Bug"], None),
+    (["new", "--seed", "1", "--program", "Bug,Bug,Bug,Bug,Bug"], None),
+    (["play", "--program", "Reverse,Bug,Bug,Bug,Bug"], ""),
+    (["play", "--vs", "random", "--seat", "4"], ""),
+    (["play", "--load", "/no/such/record.json"], ""),
+])
+def test_bad_input_is_one_line_and_status_2(args, input):
+    assert_one_line_error(run(*args, input=input))
+
+
+def test_illegal_action_error_names_its_position():
+    text = json.dumps({"format": "spaghetti-record/1", "variant": "spaghetti-code", "level": 1,
+                       "players": 2, "seed": 1, "actions": ["place 0", "place 9"]})
+    result = run("legal", "-", input=text)
+    assert_one_line_error(result)
+    assert "actions[1]" in result.stderr
+
+
+def test_not_utf8_is_a_clean_error():
+    assert_one_line_error(run("state", "-", input=b"\xff\xfe\x00garbage"))
+
+
+def test_help_has_examples_for_every_command():
+    for command in ["play", "replay", "state", "legal", "new"]:
+        result = run(command, "--help")
+        assert result.exit_code == 0
+        assert "Examples:" in result.stdout and f"spaghetti {command}" in result.stdout
+
+
+# ------------------------------------------------------------------------- play
+
+
+def test_play_full_game_against_random_always_answering_1(tmp_path):
+    save = tmp_path / "saved.json"
+    result = run("play", "--vs", "random", "--seed", "3", "--save", str(save),
+                 input="1\n" * 500)
+    assert result.exit_code == 0, result.output
+    assert "wins" in result.stdout
+    final = records.loads(save.read_text())
+    assert final.is_over and final.winner is not None
+    assert final.reason in ("elimination", "stalemate")
+    assert "unfinished" not in result.stdout
+
+
+def test_play_eof_leaves_the_game_unfinished_with_status_0():
+    result = run("play", "--vs", "random", "--seed", "3", input="1\n1\n")
+    assert result.exit_code == 0
+    assert "Game left unfinished after 4 moves." in result.stdout
+    assert "Traceback" not in result.output
+
+
+def test_play_human_vs_human_uses_both_colours_and_notation():
+    result = run("play", "--seed", "2", "--program", ",".join(PROGRAM),
+                 input="place 3\nplace 3\nquit\n")
+    assert result.exit_code == 0
+    assert "Red placed a flag on Bug." in result.stdout
+    assert "Blue placed a flag on Bug." in result.stdout
+    assert "unfinished after 2 moves" in result.stdout
+
+
+def test_play_undo_takes_back_the_human_and_computer_moves(tmp_path):
+    save = tmp_path / "u.json"
+    result = run("play", "--vs", "random", "--seed", "3", "--save", str(save),
+                 input="1\n1\nundo\nsave " + str(save) + "\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Took back 2 move(s)." in result.stdout
+    data = json.loads(save.read_text())
+    assert len(data["actions"]) == 2  # Red's first placement and Blue's reply stay
+
+
+def test_play_undo_with_nothing_to_undo():
+    result = run("play", "--vs", "random", "--seed", "3", input="undo\n")
+    assert "There is no move of yours to take back." in result.stdout
+
+
+def test_play_save_command_writes_a_record_state_can_read(tmp_path):
+    save = tmp_path / "mid.json"
+    result = run("play", "--vs", "random", "--seed", "8", input="2\n1\n3\nsave " + str(save) + "\n")
+    assert result.exit_code == 0
+    assert f"Saved the record to {save}." in result.stdout
+    view = json.loads(run("state", str(save)).stdout)
+    assert view["moves"] == 6 and view["phase"] == "placement"
+
+
+def test_play_load_continues_a_saved_game(tmp_path):
+    path, state = played_record(tmp_path, n=9)
+    result = run("play", "--load", path, "--vs", "random", "--seed", "1",
+                 input="1\n" * 400)
+    assert result.exit_code == 0
+    assert "wins" in result.stdout
+    # The first screen is the loaded position, its last moves in words.
+    first_screen = result.stdout.split("Red > ")[0]
+    assert "seed" not in first_screen.splitlines()[0]  # the program came from the record
+    before_last = spaghetti.new_game(1, 2, program=PROGRAM)
+    actions = records.record_of(state)["actions"]
+    for option in actions[:-1]:
+        before_last.apply(option)
+    assert describe(before_last, actions[-1]) in first_screen
+
+
+def test_play_bad_input_is_explained_and_asked_again():
+    result = run("play", "--vs", "random", "--seed", "3", input="banana\n42\nflag 9.9\nhelp\n1\n")
+    assert result.exit_code == 0
+    assert result.stdout.count("Not an option here") == 3
+    assert "save FILE" in result.stdout
+    assert "unfinished after 2 moves" in result.stdout
+
+
+def test_play_in_japanese():
+    result = run("play", "--vs", "random", "--seed", "3", "--lang", "ja", input="1\n")
+    assert result.exit_code == 0
+    assert "スパゲッティコード" in result.stdout
+    assert "赤が「フラグ追加」にフラグを置いた。" in result.stdout  # seed 3: card 0 is AddFlag
+    assert "配置フェーズ" in result.stdout
+    assert "ゲームは2手で未完了のまま終了しました。" in result.stdout
+
+
+def test_play_level_3_shows_chip_supply():
+    result = run("play", "--level", "3", "--vs", "random", "--seed", "1", input="")
+    assert "Chip supply: Increment 5 · Decrement 5" in result.stdout
+
+
+# ------------------------------------------------------------------------- pieces
+
+
+def test_random_player_is_a_player_and_reproducible():
+    state = spaghetti.new_game(2, 3, seed=9)
+    assert isinstance(RandomPlayer(1), Player)
+    a, b = RandomPlayer(7), RandomPlayer(7)
+    s1, s2 = state.copy(), state.copy()
+    for _ in range(40):
+        o1, o2 = a.choose(s1), b.choose(s2)
+        assert o1 == o2 and o1 in s1.legal()
+        s1.apply(o1)
+        s2.apply(o2)
+
+
+def test_python_dash_m_runs_the_command(tmp_path):
+    out = tmp_path / "n.json"
+    done = subprocess.run([sys.executable, "-m", "spaghetti", "new", "--seed", "2", "-o", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    legal = subprocess.run([sys.executable, "-m", "spaghetti", "legal", str(out)],
+                           capture_output=True, text=True, timeout=60)
+    assert legal.stdout.split("\n")[0] == "place 0"
+    bad = subprocess.run([sys.executable, "-m", "spaghetti", "legal", str(tmp_path / "none")],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("spaghetti: error: ") and "Traceback" not in bad.stderr
