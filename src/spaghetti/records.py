@@ -61,6 +61,8 @@ def parse(data: Any) -> tuple[Game, list[str] | None, int | None, list[str]]:
     for name in ("variant", "level", "players"):
         if name not in data:
             raise RecordError(f"missing field {name!r}")
+    if not isinstance(data.get("meta", {}), dict):
+        raise RecordError("meta: must be an object")
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise RecordError("options: must be an object")
