@@ -111,7 +111,7 @@ _STRINGS: dict[str, tuple[str, str]] = {
                       "{p}の勝ち: 局面が繰り返したため、膠着状態の判定で勝ちました。"),
     "draw": ("The game is a draw.", "引き分けです。"),
     "seat_is_computer": ("{p} (computer)", "{p}（コンピュータ）"),
-    "opt.place": ("on {card}", "{card}に置く"),
+    "opt.place": ("on {card}: {text}", "{card}に置く: {text}"),
     "opt.pass": ("do not run the command", "コマンドを実行しない"),
     "opt.run": ("run {card}: {text}", "{card}を実行: {text}"),
     "opt.done": ("stop choosing", "選択を終える"),
@@ -169,7 +169,9 @@ def option_label(state: State, option: str, lang: str = "en") -> str:
     kind = N.kind(action)
     run = state.running_card
     if kind == N.PLACE:
-        return t("opt.place", lang, card=_q(card_name(state, N.argument(action), lang), lang))
+        c = N.argument(action)
+        return t("opt.place", lang, card=_q(card_name(state, c, lang), lang),
+                 text=state.kinds[c].text_for(state.vals[c], lang))
     if action == N.PASS:
         return t("opt.pass", lang)
     if action == N.RUN:

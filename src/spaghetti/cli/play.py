@@ -43,6 +43,7 @@ class Session:
         self.clear = self.console.is_terminal if clear is None else clear
         # With input piped in, nothing echoes what was typed: echo it, so the transcript reads.
         self.echo_input = read_line is None and not sys.stdin.isatty()
+        self.notices: list[tuple[str, str]] = []  # said after the next screen
         self.log: list[str] = []  # each move of the record in words
         self.who: list[str] = []  # who chose each move: human, computer or forced
         self._rebuild_log()
@@ -98,10 +99,18 @@ class Session:
         if self.clear:
             self.console.clear()
         human_seats = [s for s, p in enumerate(self.players) if p is None]
-        self.console.print(render(
-            self.state, self.lang, width=self.console.width, log=self.log, seed=self.seed,
-            computers=[p is not None for p in self.players], human_seats=human_seats,
-            with_options=True))
+        kwargs = dict(width=self.console.width, log=self.log, seed=self.seed,
+                      computers=[p is not None for p in self.players], human_seats=human_seats,
+                      with_options=True)
+        log_size = 8
+        if self.console.is_terminal:  # as many last moves as the screen has room for
+            rest = render(self.state, self.lang, log_size=0, **kwargs)
+            used = len(self.console.render_lines(rest, pad=False))
+            log_size = max(3, min(self.console.height - used - 3, 30))
+        self.console.print(render(self.state, self.lang, log_size=log_size, **kwargs))
+        for notice, style in self.notices:
+            self.say(notice, style)
+        self.notices.clear()
 
     # ------------------------------------------------------------------ the loop
 
@@ -179,7 +188,7 @@ class Session:
             if not undone:
                 self.say(t("nothing_to_undo", self.lang), "yellow")
                 return ""
-            self.say(t("undone", self.lang, n=undone), "green")
+            self.notices.append((t("undone", self.lang, n=undone), "green"))
             return "moved"
         if command == "save":
             if len(words) != 2:
