@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.table import Table
@@ -192,8 +193,23 @@ def header(state: State, lang: str, seed: int | None = None) -> Text:
     return text
 
 
-def options_table(state: State, lang: str) -> Table:
-    """The legal options, numbered from 1, with their notation and a few words."""
+def options_table(state: State, lang: str, width: int = 80) -> RenderableType:
+    """The legal options, numbered from 1, with their notation and a few words.
+
+    Many options (targets) go in several columns, so that the board stays on the screen.
+    """
+    legal = state.legal()
+    if len(legal) > 8:
+        items = []
+        num = len(str(len(legal)))
+        for n, option in enumerate(legal, 1):
+            item = Text(f"{n:>{num}}) ", style="bold")
+            item.append(option, style="cyan")
+            item.append(" " + option_label(state, option, lang))
+            items.append(item)
+        longest = max(item.cell_len for item in items)
+        if longest * 2 + 4 <= width:
+            return Columns(items, column_first=True, padding=(0, 3), width=longest)
     table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
     table.add_column(justify="right", style="bold")
     table.add_column(style="cyan", no_wrap=True)
@@ -224,5 +240,5 @@ def render(state: State, lang: str = "en", *, width: int = 100, log: Sequence[st
     parts.append(Text(""))
     parts.append(decision_line(state, lang))
     if with_options and not state.is_over:
-        parts.append(Padding(options_table(state, lang), (0, 0, 0, 2), expand=False))
+        parts.append(Padding(options_table(state, lang, width - 2), (0, 0, 0, 2), expand=False))
     return Group(*parts)
