@@ -4,6 +4,7 @@ interactive ``play`` loop driven through standard input."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -152,6 +153,7 @@ def test_replay_describes_a_move_flag_in_words():
     (["play", "--program", "Reverse,Bug,Bug,Bug,Bug"], ""),
     (["play", "--vs", "random", "--seat", "4"], ""),
     (["play", "--load", "/no/such/record.json"], ""),
+    (["play", "--load", "-"], "{}"),
 ])
 def test_bad_input_is_one_line_and_status_2(args, input):
     assert_one_line_error(run(*args, input=input))
@@ -296,3 +298,19 @@ def test_python_dash_m_runs_the_command(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2
     assert bad.stderr.startswith("spaghetti: error: ") and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("level, players, seed", [(2, 3, 1), (3, 2, 2), (3, 5, 3)])
+def test_replay_words_for_whole_random_games_in_both_languages(tmp_path, level, players, seed):
+    state = spaghetti.new_game(level, players, seed=seed)
+    player = RandomPlayer(seed)
+    while not state.is_over:
+        state.apply(player.choose(state))
+    path = tmp_path / "full.json"
+    path.write_text(records.dumps(state), encoding="utf-8")
+    for lang, winner_word in (("en", "wins"), ("ja", "の勝ち")):
+        result = run("replay", str(path), "--lang", lang)
+        assert result.exit_code == 0, result.output
+        numbered = [line for line in result.stdout.splitlines() if re.match(r"\s*\d+\. ", line)]
+        assert len(numbered) == len(state.history)
+        assert winner_word in numbered[-1]  # the last move ends the game and says so

@@ -7,6 +7,7 @@ action, a bad option) is reported as one line, ``spaghetti: error: ...``, with e
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from typing import Any
@@ -33,6 +34,11 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except SpaghettiError as exc:
             _fail(str(exc))
+        except BrokenPipeError:
+            # The reader went away (``spaghetti replay game.json | head``): stop quietly.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(1)
         except OSError as exc:
             if exc.filename is not None and exc.strerror:
                 _fail(f"{exc.filename}: {exc.strerror}")
@@ -130,7 +136,7 @@ def cli() -> None:
 @click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE", help=_OPTION_HELP)
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
               help="Keep the game record in FILE, written after every move.")
-@click.option("--load", "load_path", type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("--load", "load_path", type=click.Path(dir_okay=False),
               default=None,
               help="Continue the game recorded in FILE (its level, players, program and options).")
 def play(level: int, players: int, seed: int | None, program: str | None, lang: str,
@@ -154,6 +160,8 @@ def play(level: int, players: int, seed: int | None, program: str | None, lang: 
     from .play import Session
 
     shown_seed = None  # the seed in the header, when it dealt the program
+    if load_path == "-":
+        raise SetupError("--load cannot read standard input: play reads your moves from it")
     if load_path is not None:
         state = records.replay(_read_record_data(load_path))
         players = state.players

@@ -193,6 +193,15 @@ def header(state: State, lang: str, seed: int | None = None) -> Text:
     return text
 
 
+def short_label(state: State, option: str, lang: str) -> str:
+    """A shorter label than :func:`option_label` for flag targets: the owner's mark and card."""
+    words = option.split()
+    if words[0] == "flag":
+        card, k = (int(x) for x in words[1].split("."))
+        return f"{mark(state.owners(card)[k], lang)} {card_name(state, card, lang)}"
+    return option_label(state, option, lang)
+
+
 def options_table(state: State, lang: str, width: int = 80) -> RenderableType:
     """The legal options, numbered from 1, with their notation and a few words.
 
@@ -208,6 +217,14 @@ def options_table(state: State, lang: str, width: int = 80) -> RenderableType:
             item.append(" " + option_label(state, option, lang))
             items.append(item)
         longest = max(item.cell_len for item in items)
+        if longest * 2 + 4 > width:  # narrow screen: flags by their mark and card only
+            items = []
+            for n, option in enumerate(legal, 1):
+                item = Text(f"{n:>{num}}) ", style="bold")
+                item.append(option, style="cyan")
+                item.append(" " + short_label(state, option, lang))
+                items.append(item)
+            longest = max(item.cell_len for item in items)
         if longest * 2 + 4 <= width:
             return Columns(items, column_first=True, padding=(0, 3), width=longest)
     table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
