@@ -314,3 +314,11 @@ def test_replay_words_for_whole_random_games_in_both_languages(tmp_path, level, 
         numbered = [line for line in result.stdout.splitlines() if re.match(r"\s*\d+\. ", line)]
         assert len(numbered) == len(state.history)
         assert winner_word in numbered[-1]  # the last move ends the game and says so
+
+
+def test_play_manual_stalemate_offers_declare_with_the_tiebreak_winner():
+    result = run("play", "--vs", "random", "--seed", "2", "--option", "stalemate=manual",
+                 input="1\n" * 400)
+    assert result.exit_code == 0
+    assert "This position has occurred before: you may declare a stalemate." in result.stdout
+    assert re.search(r"declare +declare a stalemate \((Red|Blue) would win\)", result.stdout)

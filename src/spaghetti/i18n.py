@@ -115,7 +115,7 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "opt.pass": ("do not run the command", "コマンドを実行しない"),
     "opt.run": ("run {card}: {text}", "{card}を実行: {text}"),
     "opt.done": ("stop choosing", "選択を終える"),
-    "opt.declare": ("declare a stalemate", "膠着状態を宣言"),
+    "opt.declare": ("declare a stalemate ({p} would win)", "膠着状態を宣言（{p}の勝ちになる）"),
     "opt.card": ("{card}", "{card}"),
     "opt.flag": ("{owner}'s flag on {card}", "{card}の{owner}のフラグ"),
     "opt.flag_head": ("{owner}'s flag on {card} (head)", "{card}の{owner}のフラグ（先頭）"),
@@ -181,7 +181,7 @@ def option_label(state: State, option: str, lang: str = "en") -> str:
     if action == N.DONE:
         return t("opt.done", lang)
     if action == N.DECLARE:
-        return t("opt.declare", lang)
+        return t("opt.declare", lang, p=colour(state.tiebreak_winner(), lang))
     if kind == N.CARD:
         return t("opt.card", lang, card=_q(card_name(state, N.argument(action), lang), lang))
     if kind == N.FLAG:
