@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 from .core import notation as N
-from .core.cards import Choose
 from .core.state import State
 
 LANGS = ("en", "ja")
@@ -309,19 +308,17 @@ def describe(before: State, option: str, lang: str = "en") -> str:
         if kind == N.FLAG:
             c, k = N.pair(action)
             owner = colour(before.owners(c)[k], lang)
-            if _choose_action(before) == "move_flag":
+            if before.choosing == "move_flag":
                 return w["pick_flag"].format(p=p, owner=owner, src=cname(before, c))
             what.append(w["remove_flag"].format(owner=owner, src=cname(before, c)))
         elif kind == N.TO:
-            src = _previous(before, N.FLAG)
-            c, k = N.pair(src) if src is not None else (None, None)
-            if c is not None:
-                what.append(w["move_flag"].format(owner=colour(before.owners(c)[k], lang),
-                                                  src=cname(before, c),
-                                                  dst=cname(before, N.argument(action))))
+            c, k = before.selection
+            what.append(w["move_flag"].format(owner=colour(before.owners(c)[k], lang),
+                                              src=cname(before, c),
+                                              dst=cname(before, N.argument(action))))
         elif kind == N.CARD:
             c = N.argument(action)
-            act = _choose_action(before)
+            act = before.choosing
             if act == "remove_card":
                 what.append(w["remove_card"].format(dst=cname(before, c),
                                                     n=len(before.owners(c))))
@@ -330,10 +327,8 @@ def describe(before: State, option: str, lang: str = "en") -> str:
             else:
                 return w["pick_card"].format(p=p, dst=cname(before, c))
         elif kind == N.AT:
-            src = _previous(before, N.CARD)
-            if src is not None:
-                what.append(w["move_card"].format(dst=cname(before, N.argument(src)),
-                                                  n=N.argument(action)))
+            what.append(w["move_card"].format(dst=cname(before, before.selection),
+                                              n=N.argument(action)))
         elif kind == N.PLAYER:
             s = N.argument(action)
             lost = before.lives[s] - after.lives[s]
@@ -355,24 +350,6 @@ def describe(before: State, option: str, lang: str = "en") -> str:
     if after.is_over and after.winner is not None:
         text += w["wins"].format(who=colour(after.winner, lang), how=w[f"how.{after.reason}"])
     return text
-
-
-def _choose_action(state: State) -> str | None:
-    """The primitive of the running command's choice (the base game's cards have one)."""
-    run = state.running_card
-    if run is None:
-        return None
-    for step in state.kinds[run].effect:
-        if isinstance(step, Choose):
-            return step.action
-    return None
-
-
-def _previous(state: State, kind: int) -> int | None:
-    """The last action of the history if it is of ``kind`` (the first half of a pair)."""
-    if state.history and N.kind(state.history[-1]) == kind:
-        return state.history[-1]
-    return None
 
 
 def describe_game(first: State, options: list[str], lang: str = "en") -> list[str]:

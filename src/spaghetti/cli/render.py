@@ -25,7 +25,8 @@ def flags_text(state: State, card: int, lang: str, vertical: bool) -> Text:
     """The queue of a card, head first, in player colours; pending flags marked ``*``."""
     text = Text()
     owners, pending = state.owners(card), state.pending(card)
-    acting = turn_position(state) if card == state.cursor else None
+    turn = state.turn_flag
+    acting = turn[1] if turn is not None and turn[0] == card else None
     for k, (owner, waiting) in enumerate(zip(owners, pending)):
         if k:
             text.append("\n" if vertical else " ")
@@ -38,16 +39,6 @@ def flags_text(state: State, card: int, lang: str, vertical: bool) -> Text:
     if not owners:
         text.append("·", style="dim")
     return text
-
-
-def turn_position(state: State) -> int | None:
-    """Queue position of the flag whose turn it is on the cursor's card, when deciding a turn.
-
-    The engine has no public accessor for it; ``turn_pos`` is its internal slot.
-    """
-    if state.deciding != "turn":
-        return None
-    return getattr(state, "turn_pos", None)
 
 
 def params_text(state: State, card: int) -> Text:

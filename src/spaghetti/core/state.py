@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..errors import IllegalOptionError, NotationError
 from . import notation as N
-from .cards import CardType, Choose, Do
+from .cards import CardType, Do
 from .game import Game
 
 # Mark bits of a flag code. PENDING: still to get its turn in this visit (C1). MOVED: already moved
@@ -183,7 +183,8 @@ class State:
 
     @property
     def deciding(self) -> str:
-        """What the current decision is about: place, turn, card, flag, to, at, player, param."""
+        """What the current decision is about: place, turn, card, flag, to, at, player, param,
+        or over when the game has ended."""
         d = self.decision
         if d == D_PLACE:
             return "place"
@@ -195,6 +196,26 @@ class State:
         if self.selected is not None:
             return "to" if step.action == "move_flag" else "at"
         return step.target
+
+    @property
+    def turn_flag(self) -> tuple[int, int] | None:
+        """``(card, k)``: the flag deciding whether to run its card, at a turn decision."""
+        return (self.cursor, self.turn_pos) if self.decision == D_TURN else None
+
+    @property
+    def choosing(self) -> str | None:
+        """The primitive the current target choice applies (``add_flag``, ``move_flag``,
+        ``remove_flag``, ``damage``, ``move_card``, ``remove_card``, ``raise``, ``lower``)."""
+        return self.cmd.effect[self.step_i].action if self.decision == D_TARGET else None
+
+    @property
+    def selection(self) -> tuple[int, int] | int | None:
+        """The first half of a pair waiting for its second: the flag ``(card, k)`` waiting for
+        ``to N``, or the index of the card waiting for ``at N``."""
+        sel = self.selected
+        if self.decision != D_TARGET or sel is None:
+            return None
+        return sel if isinstance(sel, tuple) else self.uids.index(sel)
 
     @property
     def running_card(self) -> int | None:
