@@ -200,21 +200,21 @@ def options_table(state: State, lang: str, width: int = 80) -> RenderableType:
     """
     legal = state.legal()
     if len(legal) > 8:
-        items = []
         num = len(str(len(legal)))
-        for n, option in enumerate(legal, 1):
-            item = Text(f"{n:>{num}}) ", style="bold")
-            item.append(option, style="cyan")
-            item.append(" " + option_label(state, option, lang))
-            items.append(item)
-        longest = max(item.cell_len for item in items)
-        if longest * 2 + 4 > width:  # narrow screen: flags by their mark and card only
+
+        def numbered(label) -> list[Text]:
             items = []
             for n, option in enumerate(legal, 1):
                 item = Text(f"{n:>{num}}) ", style="bold")
                 item.append(option, style="cyan")
-                item.append(" " + short_label(state, option, lang))
+                item.append(" " + label(state, option, lang))
                 items.append(item)
+            return items
+
+        items = numbered(option_label)
+        longest = max(item.cell_len for item in items)
+        if longest * 2 + 4 > width:  # narrow screen: flags by their mark and card only
+            items = numbered(short_label)
             longest = max(item.cell_len for item in items)
         if longest * 2 + 4 <= width:
             return Columns(items, column_first=True, padding=(0, 3), width=longest)
