@@ -54,7 +54,8 @@ def _fail(message: str) -> None:
 def _read_record_data(path: str) -> Any:
     """The decoded JSON of a record file (``-``: standard input)."""
     if path == "-":
-        raw = click.get_binary_stream("stdin").read()
+        with click.open_file("-", "rb") as f:
+            raw = f.read()
         name = "<stdin>"
     else:
         with open(path, "rb") as f:
