@@ -269,3 +269,318 @@ def test_c3_removing_a_card_before_the_cursor_keeps_cursor_on_its_card():
     assert state.to_move == 1  # the visit goes on: seat 1 is still pending here
     state.apply("pass")
     assert names(state)[state.cursor] == "MoveFlag"
+
+
+# ---------------------------------------------------------------- C4 what can be run
+
+
+def test_c4_addflag_not_offered_with_empty_supply():
+    program = ["AddFlag", "Bug", "MoveFlag", "RemoveFlag"]
+    state = setup(1, 2, program, [[0, 1, 2, 3]] * 2)
+    adds = 0
+    while adds < 6:
+        if state.cursor == 0 and state.to_move == 0 and state.deciding == "turn":
+            assert state.legal() == ["pass", "run"]
+            state.apply("run")
+            state.apply("card 1")
+            adds += 1
+        else:
+            state.apply("pass")
+    assert state.supply == [0, 6]
+    state = pass_until(state, lambda s: s.cursor == 0 and s.to_move == 0)
+    assert state.legal() == ["pass"]
+    assert not state.is_over
+
+
+def test_c4_bug_with_zero_parameter_not_offered():
+    program = ["Decrement", "Bug", "AddFlag", "MoveFlag", "RemoveFlag", "ForkBomb"]
+    # count p at 0
+    state = setup(3, 2, program, [list(range(6))] * 2, ["run", "param 1.0", "pass"])
+    assert state.cursor == 1 and state.vals[1] == (0, 1) and state.legal() == ["pass"]
+    # damage d at 0
+    state = setup(3, 2, program, [list(range(6))] * 2, ["run", "param 1.1", "pass"])
+    assert state.cursor == 1 and state.vals[1] == (1, 0) and state.legal() == ["pass"]
+
+
+def test_c4_forkbomb_zero_damage_still_runs():
+    program = ["Decrement", "ForkBomb", "AddFlag", "MoveFlag", "RemoveFlag", "Bug"]
+    state = setup(3, 2, program, [list(range(6))] * 2,
+                  ["run", "param 1.0", "run", "param 1.0"])
+    assert state.vals[1] == (0,)
+    assert state.cursor == 1 and state.to_move == 0
+    assert state.legal() == ["pass", "run"]
+    state.apply("run")  # no player step: the running flag is removed at once
+    assert state.lives == [5, 5]
+    assert state.owners(1) == [1]
+    assert state.removed == [1, 0]
+    assert state.deciding == "turn" and state.to_move == 1
+
+
+# ---------------------------------------------------------------- C5 "up to n"
+
+INC = ["Increment", "Bug", "MoveFlag", "MoveCommand", "AddFlag", "RemoveFlag"]
+
+
+def test_c5_up_to_n_done_after_first():
+    state = setup(3, 2, INC, [list(range(6))] * 2, ["run", "param 1.0", "pass"])
+    assert state.vals[1] == (2, 1)
+    state.apply("run")
+    assert sorted(state.legal()) == ["player 0", "player 1"]  # no done before a first choice
+    state.apply("player 1")
+    assert sorted(state.legal()) == ["done", "player 0"]
+    state.apply("done")
+    assert state.lives == [5, 4]
+    assert state.deciding == "turn" and state.to_move == 1 and state.cursor == 1
+
+
+def test_c5_distinct_targets():
+    state = setup(3, 2, INC, [list(range(6))] * 2, ["run", "param 1.0", "pass", "run", "player 1"])
+    assert "player 1" not in state.legal()
+    with pytest.raises(IllegalOptionError):
+        state.apply("player 1")
+    state.apply("player 0")
+    # every living player chosen: the command ends by itself
+    assert state.lives == [4, 4]
+    assert state.deciding == "turn" and state.to_move == 1
+
+
+def test_c5_moveflag_moves_distinct_flags():
+    state = setup(3, 2, INC, [list(range(6))] * 2,
+                  ["run", "param 2.0", "pass", "pass", "pass", "run", "flag 4.0", "to 5"])
+    assert state.vals[2] == (2,)
+    assert state.owners(5) == [0, 1, 0]
+    legal = state.legal()
+    assert "flag 5.2" not in legal  # already moved by this MoveFlag
+    assert "flag 5.0" in legal and "flag 5.1" in legal and "done" in legal
+    state.apply("flag 5.0")
+    state.apply("to 4")
+    assert state.owners(4) == [1, 0] and state.owners(5) == [1, 0]
+    assert state.deciding == "turn"  # count used up
+
+
+def test_pairs_stay_together_no_done_mid_pair():
+    state = setup(3, 2, INC, [list(range(6))] * 2,
+                  ["run", "param 2.0", "run", "param 3.0", "pass", "pass", "run", "flag 4.0"])
+    assert all(o.startswith("to ") for o in state.legal())
+    assert "done" not in state.legal()
+    with pytest.raises(IllegalOptionError):
+        state.apply("done")
+    state.apply("to 5")
+    assert "done" in state.legal()
+    state.apply("flag 4.0")
+    assert all(o.startswith("to ") for o in state.legal())
+    state.apply("to 5")
+    state.apply("pass")
+    # MoveCommand with count 2: card N is always followed by at M
+    assert state.cursor == 3 and state.vals[3] == (2,)
+    state.apply("run")
+    assert sorted(state.legal()) == [f"card {i}" for i in range(6)]
+    state.apply("card 5")
+    assert sorted(state.legal()) == [f"at {i}" for i in range(5)]
+    state.apply("at 0")
+    assert "done" in state.legal()
+    assert "card 0" not in state.legal()  # that card has been moved already
+    state.apply("card 1")
+    assert sorted(state.legal()) == ["at 0", "at 2", "at 3", "at 4", "at 5"]
+
+
+# ---------------------------------------------------------------- C6, C7, C8 the end
+
+
+def test_c6_forkbomb_last_flag_wins():
+    state = setup(1, 2, ["ForkBomb"] * 4, [[0, 1, 2, 3]] * 2,
+                  ["run", "player 1", "pass",
+                   "run", "player 1", "pass",
+                   "run", "player 0", "pass"])
+    assert state.lives == [3, 1] and state.on_board == [1, 4]
+    state.apply("run")
+    state.apply("player 1")  # its last flag: seat 1 at -1 life, seat 0 without flags
+    assert state.is_over and state.phase == "over"
+    assert state.lives == [3, -1] and state.on_board[0] == 0
+    assert state.winner == 0 and state.reason == "elimination"
+    assert state.legal() == []
+
+
+def test_c6_p6_player_at_zero_life_mid_command_still_in_game():
+    program = ["ForkBomb", "ForkBomb", "ForkBomb", "Increment", "Bug", "AddFlag"]
+    state = setup(3, 2, program, [list(range(6))] * 2,
+                  ["run", "player 1", "run", "player 0",
+                   "run", "player 1", "run", "player 0",
+                   "pass", "pass",
+                   "run", "param 4.0", "pass",
+                   "pass", "run", "player 0"])  # seat 1 runs Bug [2, 1]
+    assert state.lives == [0, 1]
+    assert state.alive == [True, True]  # not out before the command has resolved (C6)
+    assert sorted(state.legal()) == ["done", "player 1"]  # P6: still a target
+
+
+def test_c8_other_command_actor_wins():
+    program = ["ForkBomb", "ForkBomb", "ForkBomb", "Increment", "Bug", "AddFlag"]
+    state = setup(3, 2, program, [list(range(6))] * 2,
+                  ["run", "player 1", "run", "player 0",
+                   "run", "player 1", "run", "player 0",
+                   "pass", "pass",
+                   "run", "param 4.0", "pass",
+                   "pass", "run", "player 0", "player 1"])
+    assert state.lives == [0, 0]
+    assert state.alive == [False, False]
+    assert state.is_over and state.winner == 1  # the actor, seat 1
+
+
+def test_c7_eliminated_players_flags_leave_3p():
+    state = setup(1, 3, ["ForkBomb"] * 4, [[0, 1, 2, 3]] * 3,
+                  ["run", "player 2", "run", "player 2", "pass", "run", "player 2"])
+    assert state.lives == [5, 5, -1]
+    assert state.alive == [True, True, False]
+    assert all(2 not in state.owners(i) for i in range(4))
+    assert state.removed[2] == 4 and state.on_board[2] == 0
+    assert not state.is_over
+    assert state.cursor == 1 and state.to_move == 1  # seat 1's pending flag keeps its turn
+    assert "player 2" not in (state.apply("run") or state.legal())  # out: not a target
+
+
+def test_c7_applies_to_the_elimination_that_ends_the_game():
+    state = setup(1, 3, ["ForkBomb"] * 4, [[0, 1, 2, 3]] * 3,
+                  ["run", "player 2", "run", "player 2", "pass", "run", "player 2",
+                   "run", "player 0",                       # card 1: seat 0 at 3
+                   "run", "player 1", "run", "player 0",    # card 2: seat 1 at 3, seat 0 at 1
+                   "pass"])                                 # card 3: seat 0 passes
+    assert state.owners(3) == [0, 1] and state.to_move == 1
+    state.apply("run")
+    state.apply("player 0")
+    assert state.is_over and state.winner == 1
+    assert state.owners(3) == []  # seat 0's flag left too; seat 1's ran and was removed
+    assert state.on_board[0] == 0 and state.removed[0] == 4
+
+
+def test_c7_two_players_loser_flags_stay():
+    state = setup(1, 2, ["ForkBomb"] * 4, [[0, 1, 2, 3]] * 2,
+                  ["run", "player 1", "pass", "run", "player 1", "pass", "run", "player 1"])
+    assert state.is_over and state.winner == 0
+    assert state.on_board[1] == 4 and all(1 in state.owners(i) for i in range(4))
+
+
+def _remove_down_to_one_card(options=None):
+    state = setup(2, 2, ["RemoveCommand"] * 5, [list(range(5))] * 2,
+                  ["run", "card 1", "run", "card 1",   # cards 0, 3, 4 left
+                   "run", "card 2", "run", "card 0"],  # the old card 3 alone
+                  options=options)
+    assert len(state.kinds) == 1 and state.owners(0) == [0, 1]
+    assert state.on_board == [1, 1] and state.to_move == 0 and state.cursor == 0
+    return state
+
+
+def test_c8_removecommand_everyone_out_head_wins():
+    state = _remove_down_to_one_card()
+    state.apply("pass")
+    state.apply("run")
+    state.apply("card 0")  # seat 1 removes the last card: both out
+    assert state.kinds == [] and state.on_board == [0, 0]
+    assert state.is_over and state.winner == 0  # head of the removed card, not the actor
+
+
+def test_c8_tail_option():
+    state = _remove_down_to_one_card({"remove_all_winner": "tail"})
+    state.apply("run")
+    state.apply("card 0")  # seat 0 removes it
+    assert state.is_over and state.winner == 1  # tail of the removed card, not the actor
+
+
+# ---------------------------------------------------------------- C9 stalemate
+
+
+def test_c9_repeated_position_ends_game_auto():
+    state = setup(1, 2, L1, [[0, 1, 2, 3]] * 2)
+    for _ in range(7):
+        state.apply("pass")
+        assert not state.is_over
+    state.apply("pass")  # back to seat 0's turn on card 0 with the same position
+    assert state.is_over and state.reason == "stalemate"
+    assert state.winner == 0  # four heads against none
+    assert state.cursor == 0
+
+
+def test_c9_tiebreak_life():
+    # Seat 1 holds 4 heads, seat 0 one; seat 0's Bug takes one life from seat 1.
+    program = ["Bug", "AddFlag", "MoveFlag", "RemoveFlag", "ForkBomb"]
+    state = setup(1, 2, program, [[0, 1, 2, 3], [1, 2, 3, 4]], ["run", "player 1"])
+    assert state.lives == [5, 4]
+    state = pass_until(state, lambda s: s.is_over)
+    assert state.reason == "stalemate" and state.winner == 0
+
+
+def test_c9_tiebreak_flags():
+    program = ["AddFlag", "Bug", "MoveFlag", "RemoveFlag", "ForkBomb"]
+    state = setup(1, 2, program, [[0, 1, 2, 3], [1, 2, 3, 4]], ["run", "card 4"])
+    assert state.on_board == [5, 4] and state.lives == [5, 5]
+    assert [state.owners(i)[0] for i in range(5)] == [0, 1, 1, 1, 1]
+    state = pass_until(state, lambda s: s.is_over)
+    assert state.reason == "stalemate" and state.winner == 0
+
+
+def test_c9_tiebreak_heads():
+    state = setup(1, 2, L1, [[0, 1, 2, 3], [1, 2, 3, 4]])
+    assert state.to_move == 0 and state.cursor == 0  # the cursor's card is seat 0's
+    assert state.tiebreak_winner() == 1
+    state = pass_until(state, lambda s: s.is_over)
+    assert state.reason == "stalemate" and state.winner == 1 and state.cursor == 0
+
+
+def test_c9_tiebreak_cursor():
+    # Heads 2-2: cards [0,1], [1,0], [0,1], [1,0].
+    state = setup(1, 2, L1, [[0, 2, 1, 3], [1, 3, 0, 2]], options={"stalemate": "manual"})
+    assert [state.owners(i) for i in range(4)] == [[0, 1], [1, 0], [0, 1], [1, 0]]
+    assert state.tiebreak_winner() == 0
+    state.apply("pass")
+    state.apply("pass")
+    assert state.cursor == 1 and state.tiebreak_winner() == 1
+    state.apply("pass")
+    state.apply("pass")
+    assert state.cursor == 2 and state.tiebreak_winner() == 0
+
+
+def test_c9_tiebreak_cursor_empty_card_walks_in_direction():
+    # Level 3: MoveFlag with count 2 moves the only flag off its own card; mid-command the
+    # cursor's card is empty, so (4) looks at the next non-empty card forward (card 2, seat 1).
+    program = ["Increment", "MoveFlag", "AddFlag", "RemoveFlag", "Bug", "ForkBomb", "Reverse"]
+    state = setup(3, 2, program, [[0, 1, 3, 2, 4, 5], [0, 2, 3, 4, 5, 6]],
+                  ["run", "param 1.0", "pass", "run", "flag 1.0", "to 6"])
+    assert state.cursor == 1 and state.owners(1) == [] and state.deciding == "flag"
+    assert [q[0] if q else None for q in owners(state)] == [0, None, 1, 0, 1, 0, 1]
+    assert state.lives == [5, 5] and state.on_board == [6, 6]
+    assert state.tiebreak_winner() == 1
+
+
+def test_c9_manual_declare_offered_on_repeat():
+    state = setup(1, 2, L1, [[0, 1, 2, 3], [1, 2, 3, 4]], options={"stalemate": "manual"})
+    for _ in range(8):
+        assert "declare" not in state.legal()
+        state.apply("pass")
+    assert not state.is_over
+    assert state.cursor == 0 and state.legal() == ["pass", "run", "declare"]
+    expected = state.tiebreak_winner()
+    other = state.copy()
+    other.apply("pass")  # playing on is allowed
+    assert not other.is_over and "declare" in other.legal()  # still repeating
+    state.apply("declare")
+    assert state.is_over and state.reason == "stalemate" and state.winner == expected == 1
+
+
+def test_c9_supply_counts_so_addflag_removeflag_loop_is_not_stalemate():
+    program = ["AddFlag", "RemoveFlag", "MoveFlag", "Bug"]
+    state = setup(1, 2, program, [[0, 1, 2, 3]] * 2)
+    start = [state.owners(i) for i in range(4)], state.pending(0), state.to_move
+    key = state.position_key()
+    state.apply("run")
+    state.apply("card 2")
+    state.apply("pass")
+    state.apply("run")
+    state.apply("flag 2.2")  # the flag just added
+    state = pass_until(state, lambda s: s.cursor == 0)
+    # the program is back where it was, but a flag has gone from seat 0's supply
+    assert ([state.owners(i) for i in range(4)], state.pending(0), state.to_move) == start
+    assert not state.is_over
+    assert state.supply == [5, 6] and state.position_key() != key
+    # without the AddFlag, passing does repeat (seat 1's turn on RemoveFlag, as after the removal)
+    state = pass_until(state, lambda s: s.is_over, limit=8)
+    assert state.is_over and state.reason == "stalemate"
