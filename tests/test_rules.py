@@ -543,7 +543,7 @@ def test_c9_tiebreak_cursor_empty_card_walks_in_direction():
     # Level 3: MoveFlag with count 2 moves the only flag off its own card; mid-command the
     # cursor's card is empty, so (4) looks at the next non-empty card forward (card 2, seat 1).
     program = ["Increment", "MoveFlag", "AddFlag", "RemoveFlag", "Bug", "ForkBomb", "Reverse"]
-    state = setup(3, 2, program, [[0, 1, 3, 2, 4, 5], [0, 2, 3, 4, 5, 6]],
+    state = setup(3, 2, program, [[0, 1, 3, 2, 5, 4], [0, 2, 3, 4, 5, 6]],
                   ["run", "param 1.0", "pass", "run", "flag 1.0", "to 6"])
     assert state.cursor == 1 and state.owners(1) == [] and state.deciding == "flag"
     assert [q[0] if q else None for q in owners(state)] == [0, None, 1, 0, 1, 0, 1]
