@@ -584,3 +584,295 @@ def test_c9_supply_counts_so_addflag_removeflag_loop_is_not_stalemate():
     # without the AddFlag, passing does repeat (seat 1's turn on RemoveFlag, as after the removal)
     state = pass_until(state, lambda s: s.is_over, limit=8)
     assert state.is_over and state.reason == "stalemate"
+
+
+# ---------------------------------------------------------------- 2.4 the cards
+
+
+def test_card_addflag_p1_card_other_than_this():
+    state = setup(1, 2, L1, [[0, 1, 2, 3]] * 2, ["run"])
+    assert sorted(state.legal()) == ["card 1", "card 2", "card 3", "card 4"]
+    state.apply("card 4")
+    assert state.owners(4) == [0]
+    assert state.supply == [5, 6] and state.on_board == [5, 4]
+    assert state.to_move == 1 and state.cursor == 0
+
+
+def test_card_moveflag_pair():
+    state = setup(1, 2, MF, [[0, 1, 2, 3]] * 2, ["run"])
+    expected = sorted(f"flag {i}.{k}" for i in range(4) for k in range(2))
+    assert sorted(state.legal()) == expected  # any flag, the running one included
+    state.apply("flag 2.1")
+    assert sorted(state.legal()) == ["to 0", "to 1", "to 3", "to 4"]
+    state.apply("to 4")
+    assert state.owners(2) == [0] and state.owners(4) == [1]
+    assert state.on_board == [4, 4] and state.removed == [0, 0]
+
+
+def test_card_removeflag():
+    program = ["RemoveFlag", "AddFlag", "MoveFlag", "Bug", "ForkBomb"]
+    state = setup(1, 2, program, [[0, 1, 2, 3]] * 2, ["run"])
+    assert "flag 0.0" in state.legal() and "flag 3.1" in state.legal()
+    state.apply("flag 0.0")  # its own running flag
+    assert state.owners(0) == [1]
+    assert state.removed == [1, 0] and state.on_board == [3, 4] and state.supply == [6, 6]
+    assert state.to_move == 1 and state.cursor == 0
+
+
+def test_card_bug_params_players_then_damage():
+    program = ["Increment", "Bug", "AddFlag", "MoveFlag", "RemoveFlag", "ForkBomb"]
+    state = setup(3, 2, program, [list(range(6))] * 2, ["run", "param 1.1", "pass"])
+    assert state.vals[1] == (1, 2) and state.mods[1] == (0, 1)
+    state.apply("run")
+    assert sorted(state.legal()) == ["player 0", "player 1"]  # the actor may choose themself
+    state.apply("player 1")
+    assert state.lives == [5, 3]
+    assert state.deciding == "turn" and state.to_move == 1  # count 1 used up: no done
+
+
+def test_card_forkbomb():
+    program = ["ForkBomb", "AddFlag", "MoveFlag", "RemoveFlag", "Bug"]
+    state = setup(1, 2, program, [[0, 1, 2, 3]] * 2, ["run"])
+    assert sorted(state.legal()) == ["player 0", "player 1"]
+    state.apply("player 1")
+    assert state.lives == [5, 3]
+    assert state.owners(0) == [1] and state.removed == [1, 0] and state.on_board == [3, 4]
+    assert state.to_move == 1
+
+
+MC = ["MoveCommand", "AddFlag", "MoveFlag", "RemoveFlag", "Bug", "Reverse"]
+
+
+def test_card_movecommand_at_n_is_index_after_the_move_forward():
+    state = setup(2, 2, MC, [[0, 1, 2, 3, 4]] * 2, ["run", "card 2"])
+    assert sorted(state.legal()) == ["at 0", "at 1", "at 3", "at 4", "at 5"]
+    state.apply("at 4")
+    assert names(state) == ["MoveCommand", "AddFlag", "RemoveFlag", "Bug", "MoveFlag", "Reverse"]
+    assert state.owners(4) == [0, 1]  # the queue moves with the card
+
+
+def test_card_movecommand_at_n_backward():
+    state = setup(2, 2, MC, [[0, 1, 2, 3, 4]] * 2, ["run", "card 5", "at 1"])
+    assert names(state) == ["MoveCommand", "Reverse", "AddFlag", "MoveFlag", "RemoveFlag", "Bug"]
+    assert state.owners(1) == [] and state.owners(5) == [0, 1]
+    assert state.cursor == 0 and state.to_move == 1
+
+
+def test_card_removecommand():
+    program = ["RemoveCommand", "AddFlag", "MoveFlag", "RemoveFlag", "Bug", "Reverse"]
+    state = setup(2, 2, program, [[0, 1, 2, 3, 4], [0, 1, 2, 3, 5]], ["run"])
+    assert sorted(state.legal()) == [f"card {i}" for i in range(6)]  # this one included
+    state.apply("card 4")
+    assert names(state) == ["RemoveCommand", "AddFlag", "MoveFlag", "RemoveFlag", "Reverse"]
+    assert state.removed == [1, 0] and state.on_board == [4, 5]
+    assert state.cursor == 0 and state.to_move == 1
+
+
+def test_card_reverse():
+    program = ["Reverse", "AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"]
+    state = setup(2, 2, program, [[0, 1, 2, 3, 4], [0, 1, 2, 3, 5]], ["run"])
+    assert state.direction == -1
+    assert state.legal() == ["pass", "run"] and state.to_move == 1
+    state.apply("pass")
+    assert state.cursor == 5  # backwards from card 0 wraps to the last card
+    state.apply("pass")
+    assert state.cursor == 4
+
+
+# ---------------------------------------------------------------- 2.5 chips
+
+CHIPS = ["Increment", "Decrement", "Bug", "MoveFlag", "AddFlag", "RemoveFlag"]
+
+
+def test_increment_takes_a_chip():
+    state = setup(3, 2, CHIPS, [list(range(6))] * 2, ["run"])
+    params = sorted(state.legal())
+    assert params == sorted(["param 0.0", "param 1.0", "param 2.0", "param 2.1", "param 3.0",
+                             "param 5.0"])  # every parameter, this card's too; AddFlag has none
+    state.apply("param 2.1")
+    assert state.vals[2] == (1, 2) and state.mods[2] == (0, 1)
+    assert list(state.chips) == [4, 5]
+
+
+def test_increment_over_decrement_chip_returns_it():
+    state = setup(3, 2, CHIPS, [list(range(6))] * 2, ["pass", "pass", "run", "param 2.0"])
+    assert state.vals[2] == (0, 1) and state.mods[2] == (-1, 0) and list(state.chips) == [5, 4]
+    state = pass_until(state, lambda s: s.cursor == 0 and s.to_move == 0)
+    state.apply("run")
+    state.apply("param 2.0")
+    assert state.vals[2] == (1, 1) and state.mods[2] == (0, 0)
+    assert list(state.chips) == [5, 5]  # the Decrement chip went back; no Increment chip used
+
+
+def test_decrement_over_increment_chip_returns_it():
+    state = setup(3, 2, CHIPS, [list(range(6))] * 2,
+                  ["run", "param 2.0", "pass", "run", "param 2.0"])
+    assert state.vals[2] == (1, 1) and state.mods[2] == (0, 0)
+    assert list(state.chips) == [5, 5]
+
+
+def test_decrement_never_below_zero():
+    # Decrement's amount raised to 2, then it lowers Bug's count (1): to 0, one chip used.
+    state = setup(3, 2, CHIPS, [list(range(6))] * 2, ["run", "param 1.0", "pass", "run"])
+    assert state.vals[1] == (2,) and list(state.chips) == [4, 5]
+    state.apply("param 2.0")
+    assert state.vals[2] == (0, 1) and state.mods[2] == (-1, 0)
+    assert list(state.chips) == [4, 4]
+    state.apply("run")  # seat 1: a parameter at 0 cannot be chosen
+    assert "param 2.0" not in state.legal() and "param 2.1" in state.legal()
+
+
+def test_chip_supply_exhaustion_stops_a_raise():
+    program = ["Increment", "Bug", "Decrement", "MoveFlag", "AddFlag", "RemoveFlag"]
+    state = setup(3, 2, program, [list(range(6))] * 2,
+                  ["run", "param 0.0",     # k 1 -> 2
+                   "run", "param 0.0"])    # seat 1 raises by 2: k 4
+    assert state.vals[0] == (4,) and list(state.chips) == [2, 5]
+    state = pass_until(state, lambda s: s.cursor == 0 and s.to_move == 0)
+    state.apply("run")
+    state.apply("param 0.0")  # by 4, but only two chips are left
+    assert state.vals[0] == (6,) and state.mods[0] == (5,) and list(state.chips) == [0, 5]
+    # P3: no Increment chip and no Decrement chip on any parameter: run is not offered
+    assert state.to_move == 1 and state.legal() == ["pass"]
+    state.apply("pass")
+    state = pass_until(state, lambda s: s.cursor == 2 and s.to_move == 0)
+    state.apply("run")
+    state.apply("param 1.1")  # a Decrement chip on Bug's damage
+    state = pass_until(state, lambda s: s.cursor == 0 and s.to_move == 0)
+    assert state.legal() == ["pass", "run"]  # now a raise can return that chip
+    state.apply("run")
+    assert len(state.legal()) == 6  # once run, any parameter may be chosen (P3)
+    state.apply("param 1.1")
+    assert state.vals[1] == (1, 1) and list(state.chips) == [0, 5]
+
+
+def test_counts_read_at_run():
+    # Seat 0's Increment raises its own amount to 2; seat 1's run of the same card in the same
+    # visit reads 2 and raises Bug's damage by 2.
+    state = setup(3, 2, CHIPS, [list(range(6))] * 2, ["run", "param 0.0"])
+    assert state.vals[0] == (2,)
+    state.apply("run")
+    state.apply("param 2.1")
+    assert state.vals[2] == (1, 3) and list(state.chips) == [2, 5]
+
+
+# ---------------------------------------------------------------- the rulebook combo
+
+
+def test_rulebook_combo_addflag_movecommand_forkbomb_six_damage():
+    program = ["AddFlag", "MoveCommand", "ForkBomb", "MoveFlag", "RemoveFlag", "Bug",
+               "RemoveCommand", "Reverse"]
+    state = setup(2, 2, program, [[0, 1, 2, 3, 4], [3, 4, 5, 6, 7]])
+    assert owners(state)[:3] == [[0], [0], [0]]
+    state.apply("run")
+    state.apply("card 2")  # AddFlag: a second flag on ForkBomb
+    assert state.cursor == 1
+    state.apply("run")
+    state.apply("card 1")
+    state.apply("at 0")  # MoveCommand moves itself before AddFlag, the cursor with it
+    assert names(state)[:3] == ["MoveCommand", "AddFlag", "ForkBomb"]
+    assert state.cursor == 1 and state.to_move == 0  # AddFlag runs again
+    state.apply("run")
+    state.apply("card 2")
+    assert state.owners(2) == [0, 0, 0] and state.cursor == 2
+    for life in (3, 1):
+        state.apply("run")
+        state.apply("player 1")
+        assert state.lives == [5, life] and not state.is_over
+    state.apply("run")
+    state.apply("player 1")
+    assert state.lives == [5, -1]
+    assert state.is_over and state.winner == 0 and state.reason == "elimination"
+
+
+# ---------------------------------------------------------------- notation and the door
+
+
+@pytest.mark.parametrize("text", ["pass", "run", "done", "declare", "place 0", "card 7",
+                                  "to 12", "at 3", "player 4", "flag 2.0", "flag 255.255",
+                                  "param 9.1"])
+def test_notation_round_trip(text):
+    action = N.parse(text)
+    assert isinstance(action, int)
+    assert N.to_string(action) == text
+    assert N.parse(N.to_string(action)) == action
+
+
+def test_notation_distinct_options_distinct_ids():
+    texts = ["pass", "run", "done", "declare"] + [f"{w} {i}" for w in
+                                                  ("place", "card", "to", "at", "player")
+                                                  for i in range(4)]
+    texts += [f"{w} {i}.{k}" for w in ("flag", "param") for i in range(3) for k in range(3)]
+    assert len({N.parse(t) for t in texts}) == len(texts)
+
+
+def test_notation_forgives_case_and_spaces():
+    assert N.parse("  Flag   2.1 ") == N.parse("flag 2.1")
+    assert N.parse("RUN") == N.parse("run")
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "runn", "pass 1", "place", "place -1", "place 256",
+                                 "place 1.0", "card x", "flag 1", "flag 1.2.3", "flag .1",
+                                 "to 1 2", "param 1,2", "player 1e3", "done done"])
+def test_notation_bad_strings_raise(bad):
+    with pytest.raises(NotationError):
+        N.parse(bad)
+
+
+@pytest.mark.parametrize("bad", [None, 3, b"pass", ["pass"]])
+def test_notation_non_strings_raise(bad):
+    with pytest.raises(NotationError):
+        N.parse(bad)
+
+
+def _snapshot(state):
+    return (state.position_key(), list(state.history), state.legal(), state.to_move,
+            state.deciding, list(state.lives), list(state.supply), list(state.removed))
+
+
+@pytest.mark.parametrize("prefix,bad", [
+    ([], "place 9"),
+    (["place 0"], "place 9"),
+    (["place 0", "place 0"], "place 0"),   # own flag already there
+    ("placed", "run run"),
+    ("placed", "player 1"),                # a target before run
+    ("placed", "declare"),                 # not a repeated position
+    ("placed+run", "flag 0.0"),            # AddFlag chooses a card
+    ("placed+run", "card 0"),              # not this one
+    ("placed+run", "done"),                # nothing chosen yet
+    ("placed+run", "card 99"),
+    ("placed+run", "xyz"),
+])
+def test_illegal_options_leave_state_unchanged(prefix, bad):
+    if prefix == "placed":
+        state = setup(1, 2, L1, [[0, 1, 2, 3]] * 2)
+    elif prefix == "placed+run":
+        state = setup(1, 2, L1, [[0, 1, 2, 3]] * 2, ["run"])
+    else:
+        state = play(1, 2, L1, prefix)
+    before = _snapshot(state)
+    with pytest.raises(IllegalOptionError) as info:
+        state.apply(bad)
+    assert isinstance(info.value, spaghetti.SpaghettiError)
+    assert _snapshot(state) == before
+    # and the state still plays on normally
+    state.apply(state.legal()[0])
+    assert len(state.history) == len(before[1]) + 1
+
+
+def test_illegal_action_id_leaves_state_unchanged():
+    state = setup(1, 2, L1, [[0, 1, 2, 3]] * 2)
+    before = _snapshot(state)
+    for action in (N.parse("card 1"), N.parse("place 0"), 10**9):
+        with pytest.raises(IllegalOptionError):
+            state.apply_action(action)
+    assert _snapshot(state) == before
+
+
+def test_options_after_game_over_are_refused():
+    state = setup(1, 2, L1, [[0, 1, 2, 3]] * 2)
+    state = pass_until(state, lambda s: s.is_over)
+    before = _snapshot(state)
+    with pytest.raises(IllegalOptionError):
+        state.apply("pass")
+    assert _snapshot(state) == before and state.legal() == []
