@@ -1,0 +1,197 @@
+"""Properties of random games at every level, player count, placement order and stalemate mode."""
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import spaghetti
+import spaghetti.records
+from spaghetti.core.view import view
+
+MAX_STEPS = 20000
+
+games = st.fixed_dictionaries({
+    "level": st.integers(1, 3),
+    "players": st.integers(2, 5),
+    "seed": st.integers(0, 2**32 - 1),
+    "placement_order": st.sampled_from(["round_robin", "snake"]),
+    "stalemate": st.sampled_from(["auto", "manual"]),
+})
+
+
+def new(g):
+    options = {"placement_order": g["placement_order"], "stalemate": g["stalemate"]}
+    return spaghetti.new_game(g["level"], g["players"], seed=g["seed"], options=options)
+
+
+def pick(state, rng):
+    legal = state.legal_actions()
+    return legal[rng.randrange(len(legal))]
+
+
+def chips_in_play(state):
+    """Increment and Decrement chips in the supply plus those on cards."""
+    inc = sum(m for ms in state.mods for m in ms if m > 0)
+    dec = -sum(m for ms in state.mods for m in ms if m < 0)
+    return state.chips[0] + inc, state.chips[1] + dec
+
+
+def card_chips(mods):
+    return (sum(m for m in mods if m > 0), -sum(m for m in mods if m < 0))
+
+
+def check_invariants(state, g, lost=(0, 0)):
+    n = g["players"]
+    placed = {1: 4, 2: 5, 3: 6}[g["level"]]
+    counted = [0] * n
+    for i in range(len(state.kinds)):
+        for o in state.owners(i):
+            counted[o] += 1
+    assert counted == list(state.on_board)
+    for p in range(n):
+        assert counted[p] + state.supply[p] + state.hand[p] + state.removed[p] == 10
+        assert state.supply[p] >= 0 and state.hand[p] >= 0
+    # chips are conserved; those on a card that RemoveCommand took out leave with it
+    chips = 5 if g["level"] == 3 else 0
+    in_play = chips_in_play(state)
+    assert in_play[0] + lost[0] == chips and in_play[1] + lost[1] == chips
+    for i, kind in enumerate(state.kinds):
+        assert len(state.vals[i]) == len(kind.params)
+        for v, m, printed in zip(state.vals[i], state.mods[i], kind.params):
+            assert v == printed + m and v >= 0
+    if state.phase == "placement":
+        assert sum(state.hand) > 0
+    else:
+        assert state.hand == [0] * n
+        assert state.removed != [0] * n or sum(state.on_board) >= placed * n
+
+
+@settings(max_examples=300, deadline=None)
+@given(g=games)
+def test_random_games_keep_invariants_and_end(g):
+    state = new(g)
+    rng = random.Random(g["seed"])
+    lives = list(state.lives)
+    alive = list(state.alive)
+    lost = (0, 0)
+    for _ in range(MAX_STEPS):
+        if state.is_over:
+            break
+        assert state.legal(), "no option before the game is over"
+        assert state.to_move is not None and state.alive[state.to_move]
+        before_in_play, before_mods = chips_in_play(state), list(state.mods)
+        state.apply_action(pick(state, rng))
+        after_in_play = chips_in_play(state)
+        if after_in_play != before_in_play:
+            # only a removed card takes chips out of play, exactly those it carried
+            assert len(state.kinds) == len(before_mods) - 1
+            drop = tuple(b - a for b, a in zip(before_in_play, after_in_play))
+            assert drop in {card_chips(m) for m in before_mods}
+            lost = tuple(x + y for x, y in zip(lost, drop))
+        check_invariants(state, g, lost)
+        assert all(a <= b for a, b in zip(state.lives, lives)), "a life rose"
+        assert all(not (was_out and now) for was_out, now in
+                   zip([not a for a in alive], state.alive)), "an eliminated player came back"
+        lives, alive = list(state.lives), list(state.alive)
+    assert state.is_over, "the game did not end"
+    assert state.legal() == [] and state.phase == "over"
+    assert state.reason in ("elimination", "stalemate")
+    if state.reason == "elimination":
+        assert state.winner is not None
+        assert sum(state.alive) <= 1
+        if sum(state.alive) == 1:
+            assert state.alive[state.winner]
+    else:
+        assert state.alive[state.winner]
+        assert sum(state.alive) >= 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(g=games)
+def test_record_replay_gives_same_game(g):
+    state = new(g)
+    rng = random.Random(g["seed"] ^ 0x5A5A)
+    while not state.is_over:
+        state.apply_action(pick(state, rng))
+    text = spaghetti.records.dumps(state)
+    again = spaghetti.records.loads(text)
+    assert again.position_key() == state.position_key()
+    assert again.winner == state.winner and again.reason == state.reason
+    assert again.history == state.history
+    assert spaghetti.records.dumps(again) == text
+
+
+@settings(max_examples=100, deadline=None)
+@given(g=games, cut=st.floats(0, 1))
+def test_copy_is_independent(g, cut):
+    state = new(g)
+    rng = random.Random(g["seed"])
+    # play to some point of the game, then play the copy to the end
+    full = new(g)
+    while not full.is_over:
+        full.apply_action(pick(full, rng))
+    stop = int(len(full.history) * cut)
+    for action in full.history[:stop]:
+        state.apply_action(action)
+    key, history, legal = state.position_key(), list(state.history), state.legal()
+    lives, supply, queues = list(state.lives), list(state.supply), [
+        state.owners(i) for i in range(len(state.kinds))]
+    other = state.copy()
+    assert other.position_key() == key
+    rng2 = random.Random(stop)
+    while not other.is_over:
+        other.apply_action(pick(other, rng2))
+    assert state.position_key() == key and state.history == history and state.legal() == legal
+    assert state.lives == lives and state.supply == supply
+    assert [state.owners(i) for i in range(len(state.kinds))] == queues
+    # and the original still plays exactly as before
+    for action in full.history[stop:]:
+        state.apply_action(action)
+    assert state.position_key() == full.position_key() and state.winner == full.winner
+
+
+@settings(max_examples=50, deadline=None)
+@given(g=games)
+def test_every_legal_option_applies(g):
+    state = new(g)
+    rng = random.Random(g["seed"])
+    steps = 0
+    while not state.is_over and steps < 400:
+        for option in state.legal():
+            trial = state.copy()
+            trial.apply(option)  # never raises
+            assert trial.history[-1] == spaghetti.core.notation.parse(option)
+        state.apply_action(pick(state, rng))
+        steps += 1
+
+
+@settings(max_examples=50, deadline=None)
+@given(g=games)
+def test_view_is_json_and_consistent(g):
+    state = new(g)
+    rng = random.Random(g["seed"])
+    steps = 0
+    while True:
+        v = view(state)
+        again = json.loads(json.dumps(v))
+        assert again == v
+        assert v["phase"] == state.phase
+        assert v["lives"] == state.lives and v["supply"] == state.supply
+        assert v["hand"] == state.hand and v["removed"] == state.removed
+        assert [c["card"] for c in v["program"]] == [k.name for k in state.kinds]
+        assert [c["flags"] for c in v["program"]] == [state.owners(i)
+                                                      for i in range(len(state.kinds))]
+        assert [c["params"] for c in v["program"]] == [list(x) for x in state.vals]
+        assert v["chips"] == {"increment": state.chips[0], "decrement": state.chips[1]}
+        assert v["eliminated"] == [not a for a in state.alive]
+        assert v["to_move"] == state.to_move and v["winner"] == state.winner
+        assert v["legal"] == state.legal() and v["moves"] == len(state.history)
+        assert v["deciding"] == state.deciding
+        if v["program"]:
+            assert v["cursor"] == state.cursor and v["direction"] == state.direction
+        if state.is_over or steps > 300:
+            break
+        state.apply_action(pick(state, rng))
+        steps += 1
