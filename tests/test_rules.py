@@ -876,3 +876,33 @@ def test_options_after_game_over_are_refused():
     with pytest.raises(IllegalOptionError):
         state.apply("pass")
     assert _snapshot(state) == before and state.legal() == []
+
+
+def test_c9_tiebreak_cursor_3p_skips_players_not_tied():
+    # Queues: c0 [0,2,1] c1 [2,0,1] c2 [1,0] c3 [0,2] c4 [1,2]; seat 2 loses a life to Bug.
+    program = ["Bug", "AddFlag", "MoveFlag", "RemoveFlag", "ForkBomb"]
+    state = setup(1, 3, program, [[0, 1, 3, 2], [2, 4, 0, 1], [1, 0, 3, 4]],
+                  ["run", "player 2", "pass", "pass"], options={"stalemate": "manual"})
+    assert owners(state) == [[0, 2, 1], [2, 0, 1], [1, 0], [0, 2], [1, 2]]
+    assert state.lives == [5, 5, 4] and state.on_board == [4, 4, 4]
+    # seats 0 and 1 tie on life, flags and heads (2 each); the cursor's card (1) is headed by
+    # seat 2, who is not tied, so the walk goes on to card 2, headed by seat 1
+    assert state.cursor == 1 and state.to_move == 2
+    assert state.tiebreak_winner() == 1
+    state.apply("pass")
+    state.apply("pass")
+    state.apply("pass")
+    assert state.cursor == 2 and state.tiebreak_winner() == 1
+    state.apply("pass")
+    state.apply("pass")
+    assert state.cursor == 3 and state.tiebreak_winner() == 0
+
+
+def test_c9_tiebreak_only_players_still_in_game():
+    # 3 players: seat 2 out (C7); seats 0 and 1 tie and the cursor's card decides between them.
+    state = setup(1, 3, ["ForkBomb"] * 4, [[0, 1, 2, 3]] * 3,
+                  ["run", "player 2", "run", "player 2", "pass", "run", "player 2"])
+    assert state.alive == [True, True, False]
+    # seat 0 has 2 flags left, seat 1 has 3, equal life: seat 1 leads on flags
+    assert state.on_board[:2] == [2, 3] and state.lives[:2] == [5, 5]
+    assert state.tiebreak_winner() == 1
