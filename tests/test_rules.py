@@ -907,3 +907,10 @@ def test_c9_tiebreak_only_players_still_in_game():
     # seat 0 has 2 flags left, seat 1 has 3, equal life: seat 1 leads on flags
     assert state.on_board[:2] == [2, 3] and state.lives[:2] == [5, 5]
     assert state.tiebreak_winner() == 1
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: Game checks `level not in dict`, so an "
+                   "unhashable level raises TypeError instead of SetupError")
+def test_setup_unhashable_level_is_a_setup_error():
+    with pytest.raises(spaghetti.SetupError):
+        spaghetti.new_game([1], 2)
