@@ -909,8 +909,21 @@ def test_c9_tiebreak_only_players_still_in_game():
     assert state.tiebreak_winner() == 1
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Game checks `level not in dict`, so an "
-                   "unhashable level raises TypeError instead of SetupError")
 def test_setup_unhashable_level_is_a_setup_error():
     with pytest.raises(spaghetti.SetupError):
         spaghetti.new_game([1], 2)
+
+
+def test_p8_removed_cards_chips_return_to_supply():
+    program = ["Increment", "RemoveCommand", "Bug", "AddFlag", "MoveFlag", "RemoveFlag"]
+    every = list(range(6))
+    state = setup(3, 2, program, [every, every])
+    state.apply("run")
+    state.apply("param 2.1")  # Bug's damage {1} -> {2}: an Increment chip leaves the supply
+    assert state.chips == [4, 5] and state.values(2) == (1, 2)
+    state.apply("pass")  # seat 1 on Increment
+    state.apply("run")  # seat 0 on RemoveCommand
+    state.apply("card 2")  # Bug goes, with its chip
+    assert [k.name for k in state.kinds] == ["Increment", "RemoveCommand", "AddFlag",
+                                             "MoveFlag", "RemoveFlag"]
+    assert state.chips == [5, 5]

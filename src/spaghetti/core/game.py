@@ -57,9 +57,9 @@ class Game:
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
             raise SetupError(f"unknown variant {self.variant!r}; variants are: {', '.join(VARIANTS)}")
-        if isinstance(self.level, bool) or self.level not in PLACED_PER_LEVEL:
+        if type(self.level) is not int or self.level not in PLACED_PER_LEVEL:
             raise SetupError(f"level must be 1, 2 or 3, not {self.level!r}")
-        if isinstance(self.players, bool) or self.players not in (2, 3, 4, 5):
+        if type(self.players) is not int or self.players not in (2, 3, 4, 5):
             raise SetupError(f"players must be 2 to 5, not {self.players!r}")
         object.__setattr__(self, "options", _check_options(dict(self.options)))
 

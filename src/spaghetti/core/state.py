@@ -568,6 +568,8 @@ class State:
             owner = code >> OWNER_SHIFT
             self.removed[owner] += 1
             self.on_board[owner] -= 1
+        for m in self.mods[i]:  # P8: its chips go back to the shared supply
+            self.chips[m < 0] += abs(m)
         if i == cursor and n > 1:
             # C3: the visit ends; the follower, worked out before the removal, is arrived at anew.
             follower = (cursor + self.direction) % n
