@@ -1,0 +1,130 @@
+"""Matches between computer players, and their statistics (win rates, Wilson intervals, Elo).
+
+Pure logic: no printing. A match is played over seeded programs, each program twice with the
+seats swapped, so neither side gains from placing first or from a lucky deal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..core.game import Game
+from ..core.state import State
+
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion: ``wins`` successes out of ``n``.
+
+    >>> lo, hi = wilson(8, 10)
+    >>> round(lo, 3), round(hi, 3)
+    (0.49, 0.943)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def elo(score: float, cap: float = 800.0) -> float:
+    """The Elo difference implied by an expected score in [0, 1] (1 = always wins), capped at
+    +-``cap`` since a score of 0 or 1 means an unbounded difference.
+
+    >>> elo(0.5), round(elo(0.75))
+    (0.0, 191)
+    """
+    if score <= 0.0:
+        return -cap
+    if score >= 1.0:
+        return cap
+    return max(-cap, min(cap, -400.0 * math.log10(1.0 / score - 1.0)))
+
+
+@dataclass
+class GameResult:
+    seed: int
+    seat_a: int  # the seat A played
+    winner: int | None
+    moves: int
+
+    @property
+    def a_won(self) -> bool:
+        return self.winner == self.seat_a
+
+    @property
+    def b_won(self) -> bool:
+        return self.winner is not None and self.winner != self.seat_a
+
+
+@dataclass
+class MatchResult:
+    a: str
+    b: str
+    games: list[GameResult] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return len(self.games)
+
+    @property
+    def wins_a(self) -> int:
+        return sum(g.a_won for g in self.games)
+
+    @property
+    def wins_b(self) -> int:
+        return sum(g.b_won for g in self.games)
+
+    @property
+    def draws(self) -> int:
+        return self.n - self.wins_a - self.wins_b
+
+    @property
+    def score_a(self) -> float:
+        """A's score: a win 1, a draw one half."""
+        return (self.wins_a + 0.5 * self.draws) / self.n if self.n else 0.5
+
+    def interval_a(self) -> tuple[float, float]:
+        """95% Wilson interval of A's win rate (draws count as half a win)."""
+        return wilson(self.wins_a + 0.5 * self.draws, self.n)
+
+    def interval_b(self) -> tuple[float, float]:
+        return wilson(self.wins_b + 0.5 * self.draws, self.n)
+
+    def elo_a(self) -> float:
+        """A's Elo advantage over B, from A's score."""
+        return elo(self.score_a)
+
+
+def play_game(state: State, players: list, max_moves: int = 100_000) -> State:
+    """Play ``state`` to the end, each seat's ``choose`` picking its options."""
+    for _ in range(max_moves):
+        if state.is_over:
+            return state
+        state.apply(players[state.to_move].choose(state))
+    raise RuntimeError(f"the game did not end within {max_moves} moves")
+
+
+def play_match(a: str, b: str, make: Callable[[str, int], object], games: int = 20,
+               level: int = 1, seed: int = 0, players: int = 2,
+               on_game: Callable[[GameResult], None] | None = None) -> MatchResult:
+    """Play ``games`` games of A against B: game i is dealt by seed ``seed + i // 2``, and A
+    takes seat 0 in even games and seat 1 in odd ones (with 3+ players, the seats other than
+    A's are all B). ``make(name, seed)`` builds a player. ``on_game`` is told each result."""
+    result = MatchResult(a, b)
+    game = Game(level=level, players=players)
+    for i in range(games):
+        deal = seed + i // 2
+        seat_a = i % 2 if players == 2 else i % players
+        seats = [make(a if s == seat_a else b, deal * 10 + s) for s in range(players)]
+        final = play_game(game.new_state(seed=deal), seats)
+        one = GameResult(deal, seat_a, final.winner, len(final.history))
+        result.games.append(one)
+        if on_game is not None:
+            on_game(one)
+    return result

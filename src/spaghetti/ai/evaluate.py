@@ -1,0 +1,131 @@
+"""A readable static evaluation of a position, for the greedy player and MCTS playout cut-offs.
+
+``evaluate(state, seat)`` is a number in [-1, 1] from ``seat``'s point of view: +1 a sure win,
+-1 a sure loss. A finished game is worth exactly its result (``state.returns()``); an unfinished
+one is a weighted sum of a few differences between the seat and its opponents, squashed by
+``tanh`` and scaled a little below 1, so that no unfinished position looks as good (or as bad) as
+a finished one.
+
+Each term is "mine minus the mean of the opponents still in the game", divided by what the
+quantity starts at, so the terms are comparable and work for 2 to 5 players:
+
+- **life** (weight ``W_LIFE``): lives are the main way to win or lose (life 0 is out), and every
+  point lost is lost for good.
+- **flags** on the cards (``W_FLAGS``): a player with no flag on a card is out, and each flag is
+  a turn in every pass of the cursor, that is, a chance to act. During placement the flags still
+  in hand count as well, or the seat that places first would look ahead.
+- **supply** (``W_SUPPLY``, small): the flags AddFlag can still bring onto the cards; they only
+  matter through AddFlag, hence the small weight.
+- **heads** of the queues (``W_HEADS``): the head flag acts first in a visit, before anyone can
+  move or remove it, and heads decide the stalemate tie-break after lives and flags.
+- **soon** (``W_SOON``): whose flags get the next turns, walking from the cursor in its
+  direction (the flags still pending on the cursor's card first), each turn weighted by
+  ``SOON_DECAY`` to the power of how far away it is, and worth double on a card that hurts
+  (Bug, ForkBomb). The position is a race: the next few turns decide who hits whom first.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..core.state import OWNER_SHIFT, PENDING, State
+
+W_LIFE = 1.0
+W_FLAGS = 0.5
+W_SUPPLY = 0.1
+W_HEADS = 0.3
+W_SOON = 0.3
+
+SOON_TURNS = 8  # how many upcoming turns the "soon" term looks at
+SOON_DECAY = 0.8
+HURTS = 2.0  # weight of a turn on a card that damages a player, against 1 for any other card
+
+SCALE = 0.9  # an unfinished position is worth at most this much
+
+
+def _diff(values: list[float], seat: int, alive: list[bool]) -> float:
+    """``values[seat]`` minus the mean over the other seats still in the game."""
+    others = [values[p] for p in range(len(values)) if p != seat and alive[p]]
+    if not others:
+        return 0.0
+    return values[seat] - sum(others) / len(others)
+
+
+def upcoming_turns(state: State, limit: int = SOON_TURNS) -> list[tuple[int, int]]:
+    """The next ``limit`` turns as ``(seat, card)``, in order, as the cursor would give them if
+    no command changed the program. During placement: none."""
+    if state.phase != "execution":
+        return []
+    queues = state.queues
+    n = len(queues)
+    if not n:
+        return []
+    turns: list[tuple[int, int]] = []
+    c = state.cursor
+    holder = state.turn_flag
+    for k, code in enumerate(queues[c]):  # the flag holding the turn, then the ones pending
+        if code & PENDING or (holder is not None and k == holder[1]):
+            turns.append((code >> OWNER_SHIFT, c))
+    step = state.direction
+    for _ in range(n * 2):
+        if len(turns) >= limit:
+            break
+        c = (c + step) % n
+        for code in queues[c]:
+            turns.append((code >> OWNER_SHIFT, c))
+    return turns[:limit]
+
+
+def terms(state: State, seat: int) -> dict[str, float]:
+    """The unweighted terms of the evaluation (each roughly in [-1, 1]), for reading and tests."""
+    game = state.game
+    players = state.players
+    alive = state.alive
+    lives = [max(life, 0) if alive[p] else 0 for p, life in enumerate(state.lives)]
+    flags = [state.on_board[p] + state.hand[p] for p in range(players)]
+    heads = [0] * players
+    for q in state.queues:
+        if q:
+            heads[q[0] >> OWNER_SHIFT] += 1
+    soon = [0.0] * players
+    weight = 1.0
+    kinds = state.kinds
+    for owner, card in upcoming_turns(state):
+        hurts = any(s.action == "damage" for s in kinds[card].effect)
+        soon[owner] += weight * (HURTS if hurts else 1.0)
+        weight *= SOON_DECAY
+    cards = max(len(state.queues), 1)
+    return {
+        "life": _diff(lives, seat, alive) / game.life,
+        "flags": _diff(flags, seat, alive) / game.flags_placed,
+        "supply": _diff(state.supply, seat, alive) / max(game.supply, 1),
+        "heads": _diff(heads, seat, alive) / cards,
+        "soon": _diff(soon, seat, alive) / HURTS,
+    }
+
+
+WEIGHTS = {"life": W_LIFE, "flags": W_FLAGS, "supply": W_SUPPLY, "heads": W_HEADS,
+           "soon": W_SOON}
+
+
+def evaluate(state: State, seat: int) -> float:
+    """The value of ``state`` for ``seat``, in [-1, 1] (exactly ``returns()`` when over).
+
+    >>> import spaghetti
+    >>> state = spaghetti.new_game(seed=1)
+    >>> evaluate(state, 0)
+    0.0
+    """
+    if state.is_over:
+        return state.returns()[seat]
+    if not state.alive[seat]:
+        return -1.0  # out of the game (3+ players): nothing left to win
+    x = sum(WEIGHTS[name] * value for name, value in terms(state, seat).items())
+    return SCALE * math.tanh(x)
+
+
+def evaluate_all(state: State) -> list[float]:
+    """``evaluate`` for every seat: the vector MCTS backs up at a playout cut-off."""
+    if state.is_over:
+        return state.returns()
+    return [evaluate(state, p) for p in range(state.players)]

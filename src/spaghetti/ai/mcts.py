@@ -1,0 +1,168 @@
+"""Monte Carlo tree search (UCT) for 2 to 5 players.
+
+Each node stands for the position reached by a sequence of actions from the root. A child keeps
+the statistics of the seat that chose the action leading to it (the seat to move at its parent):
+its visits and the sum of that seat's rewards, a reward being a game's return mapped from
+[-1, 1] to [0, 1], so that a child's mean is that seat's estimated chance of winning. Selection
+at a node maximises, for the seat to move there, ``mean + c * sqrt(ln N / n)`` (UCB1). Every
+iteration backs up the playout's whole returns vector, each node taking its own seat's entry,
+which is what makes it work for any number of players.
+
+The engine is deterministic with perfect information, so nodes hold no states: each iteration
+copies the root state and replays the actions down the tree. Nothing is kept between moves.
+
+Playouts pick at random, with a little sense: at a turn, ``run`` is preferred to ``pass``
+(``P_RUN``), and damage goes to an opponent rather than oneself (``P_HURT_OTHER``). A playout
+stops after ``PLAYOUT_CAP`` decisions, and the position is then judged by
+:func:`spaghetti.ai.evaluate.evaluate_all`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..core import notation as N
+from ..core.state import State
+from .evaluate import evaluate_all
+
+DEFAULT_ITERATIONS = 1000
+PLAYOUT_CAP = 200
+P_RUN = 0.8
+P_HURT_OTHER = 0.9
+
+
+class Node:
+    __slots__ = ("seat", "visits", "total", "children", "untried")
+
+    def __init__(self, seat: int | None):
+        self.seat = seat  # the seat that chose the action leading here (None at the root)
+        self.visits = 0
+        self.total = 0.0  # sum of that seat's rewards in [0, 1]
+        self.children: dict[int, Node] = {}
+        self.untried: list[int] | None = None  # legal actions not yet expanded
+
+
+class MCTSPlayer:
+    """UCT search with a budget of ``iterations``, ``seconds``, or both (whichever ends first).
+
+    >>> import spaghetti
+    >>> state = spaghetti.new_game(seed=1)
+    >>> MCTSPlayer(iterations=50, seed=5).choose(state) in state.legal()
+    True
+    """
+
+    def __init__(self, iterations: int | None = None, seconds: float | None = None,
+                 seed: int | None = None, c: float = 1.4):
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.rng = random.Random(seed)
+        self.last_iterations = 0  # iterations of the last search, for benchmarks
+
+    # ------------------------------------------------------------------ public
+
+    def choose(self, state: State) -> str:
+        return N.to_string(self.choose_action(state))
+
+    def choose_action(self, state: State) -> int:
+        legal = state.legal_actions()
+        if not legal:
+            raise ValueError("the game is over: there is nothing to choose")
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(state)
+        most = max(child.visits for child in root.children.values())
+        best = [a for a, child in root.children.items() if child.visits == most]
+        return best[self.rng.randrange(len(best))]
+
+    def analyse(self, state: State) -> list[tuple[str, int, float]]:
+        """Every legal option as ``(option, visits, estimated win chance in [0, 1])`` for the
+        seat to move, most visited first."""
+        if state.is_over:
+            return []
+        root = self.search(state)
+        rows = []
+        for action in state.legal_actions():
+            child = root.children.get(action)
+            visits = child.visits if child else 0
+            value = child.total / child.visits if child and child.visits else 0.0
+            rows.append((N.to_string(action), visits, value))
+        rows.sort(key=lambda row: (-row[1], -row[2]))
+        return rows
+
+    # ------------------------------------------------------------------ search
+
+    def search(self, state: State) -> Node:
+        root = Node(None)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        limit = self.iterations
+        done = 0
+        while limit is None or done < limit:
+            self._iterate(root, state)
+            done += 1
+            if deadline is not None and done % 8 == 0 and time.perf_counter() >= deadline:
+                break
+        self.last_iterations = done
+        return root
+
+    def _iterate(self, root: Node, root_state: State) -> None:
+        state = root_state.copy()
+        node = root
+        path = [root]
+        log, sqrt, c = math.log, math.sqrt, self.c
+        # Selection: down the tree while every option of the node has been tried.
+        while not state.is_over:
+            if node.untried is None:
+                node.untried = list(state.legal_actions())
+                self.rng.shuffle(node.untried)
+            if node.untried:
+                break
+            scale = c * sqrt(log(node.visits))
+            best, best_score = None, -1.0
+            for action, child in node.children.items():
+                score = child.total / child.visits + scale / sqrt(child.visits)
+                if score > best_score:
+                    best, best_score = action, score
+            node = node.children[best]
+            state.apply_action(best)
+            path.append(node)
+        # Expansion: one new child.
+        if not state.is_over:
+            action = node.untried.pop()
+            child = Node(state.to_move)
+            node.children[action] = child
+            state.apply_action(action)
+            node = child
+            path.append(node)
+        # Playout, then backpropagation of the whole returns vector.
+        returns = self._playout(state)
+        for n in path:
+            n.visits += 1
+            if n.seat is not None:
+                n.total += (returns[n.seat] + 1.0) * 0.5
+
+    def _playout(self, state: State) -> list[float]:
+        rng = self.rng
+        random_ = rng.random
+        for _ in range(PLAYOUT_CAP):
+            if state.is_over:
+                return state.returns()
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                action = legal[0]
+            elif len(legal) == 2 and legal[1] == N.RUN:  # pass or run
+                action = N.RUN if random_() < P_RUN else N.PASS
+            elif legal[0] & N.KIND_MASK == N.PLAYER and random_() < P_HURT_OTHER:
+                me = N.PLAYER | state.to_move
+                others = [a for a in legal if a != me and a != N.DONE and a != N.DECLARE]
+                action = others[rng.randrange(len(others))] if others else legal[0]
+            else:
+                action = legal[rng.randrange(len(legal))]
+            state.apply_action(action)
+        if state.is_over:
+            return state.returns()
+        return evaluate_all(state)
