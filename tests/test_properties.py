@@ -1,4 +1,5 @@
-"""Properties of random games at every level, player count, placement order and stalemate mode."""
+"""Properties of random games at every level, player count, placement order and stalemate mode,
+with every combination of the extra cards and the variant rule."""
 
 import json
 import random
@@ -18,11 +19,16 @@ games = st.fixed_dictionaries({
     "seed": st.integers(0, 2**32 - 1),
     "placement_order": st.sampled_from(["round_robin", "snake"]),
     "stalemate": st.sampled_from(["auto", "manual"]),
+    "reverse_priority": st.booleans(),
+    "memory": st.booleans(),
+    "reverse_flips_priority": st.booleans(),
 })
+EXPANSIONS = ("reverse_priority", "memory", "reverse_flips_priority")
 
 
 def new(g):
-    options = {"placement_order": g["placement_order"], "stalemate": g["stalemate"]}
+    options = {"placement_order": g["placement_order"], "stalemate": g["stalemate"],
+               **{name: g[name] for name in EXPANSIONS}}
     return spaghetti.new_game(g["level"], g["players"], seed=g["seed"], options=options)
 
 

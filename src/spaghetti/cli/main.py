@@ -67,12 +67,20 @@ def _read_record_data(path: str) -> Any:
         raise RecordError(f"{name}: not a JSON record: {exc}") from None
 
 
+def _word(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else value
+
+
+# Each option's values as typed on the command line, default first.
+_OPTION_WORDS = {name: [_word(v) for v in values] for name, values in OPTIONS.items()}
+
+
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
     options: dict[str, str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            known = ", ".join(f"{k}={'|'.join(v)}" for k, v in OPTIONS.items())
+            known = ", ".join(f"{k}={'|'.join(v)}" for k, v in _OPTION_WORDS.items())
             raise SetupError(f"--option expects name=value, not {pair!r} (options: {known})")
         options[name.strip()] = value.strip()
     return options
@@ -92,8 +100,8 @@ def _console() -> Console:
     return Console(highlight=False, soft_wrap=False)
 
 
-_OPTION_HELP = ("Rule option as name=value; repeatable. "
-                + "; ".join(f"{k}: {'|'.join(v)} (default {v[0]})" for k, v in OPTIONS.items()))
+_OPTION_HELP = ("Rule option as name=value; repeatable. " + "; ".join(
+    f"{name}: {'|'.join(words)} (default {words[0]})" for name, words in _OPTION_WORDS.items()))
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -25,8 +25,10 @@ CHOOSE_TARGETS = {
     "raise": "param",        # the parameter rises by `amount` (chips, 2.5)
     "lower": "param",        # the parameter falls by up to `amount`, never below 0
 }
-# Primitives of a Do step.
-DO_ACTIONS = {"reverse", "remove_running_flag"}
+# Primitives of a Do step. "recall" runs the remembered commands (Memory, C11).
+DO_ACTIONS = {"reverse", "remove_running_flag", "reverse_queues", "recall"}
+#: The level of the extra cards: they join a game by option, at any level.
+EXTRA = 4
 
 
 @dataclass(frozen=True)
@@ -80,11 +82,15 @@ class CardType:
     # True when the effect refers to "the flag that ran this": then that flag's identity is part
     # of the position while it has the turn (C9).
     uses_running_flag: bool = field(init=False)
+    # True for Memory: its command is the commands the cursor visited just before (C11).
+    recalls: bool = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "uses_running_flag",
                            any(isinstance(s, Do) and s.action == "remove_running_flag"
                                for s in self.effect))
+        object.__setattr__(self, "recalls",
+                           any(isinstance(s, Do) and s.action == "recall" for s in self.effect))
 
     def text_for(self, values: tuple[int, ...] | None = None, lang: str = "en") -> str:
         """The card's text with its current parameter values in braces."""
@@ -160,6 +166,23 @@ DECREMENT = CardType(
     "Decrease any parameter (a number in braces) by {0}. It never goes below zero.",
     "任意のパラメータ(波括弧で囲まれた数値)を{0}減らす。ただし数値をマイナスにすることはできない。",
     level=3, params=(1,), effect=(Choose("lower", amount=0),))
+
+REVERSE_PRIORITY = CardType(
+    "ReversePriority", "優先順位反転",
+    "Reverse the priority of the flags on every command card other than this one.",
+    "このコマンドカード以外のすべてのコマンドカードに立っているフラグの優先順位を反転する",
+    level=EXTRA, effect=(Do("reverse_queues"),))
+
+MEMORY = CardType(
+    "Memory", "メモリ",
+    "Run the commands the cursor pointed at just before this command card and the one before "
+    "that. Run both or neither.",
+    "カーソルがこのコマンドカードの直前とその前に指していたコマンドを実行する。"
+    "両方を発動するか両方を発動しないかのどちらかしか選べない。",
+    level=EXTRA, effect=(Do("recall"),))
+
+#: The extra cards, each brought into a game by its option (SPEC section 3).
+EXTRA_CARDS = {"reverse_priority": REVERSE_PRIORITY, "memory": MEMORY}
 
 #: The ten command cards of Spaghetti Code, in rulebook order.
 SPAGHETTI_CODE_CARDS: tuple[CardType, ...] = (

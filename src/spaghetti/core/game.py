@@ -11,33 +11,44 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..errors import SetupError
-from .cards import SPAGHETTI_CODE_CARDS, CardType
+from .cards import EXTRA_CARDS, SPAGHETTI_CODE_CARDS, CardType
 
 VARIANTS = ("spaghetti-code",)
 FLAGS_PER_COLOUR = 10
 PLACED_PER_LEVEL = {1: 4, 2: 5, 3: 6}
 LIFE = 5
 CHIPS_PER_KIND = 5
-_BY_NAME = {card.name.lower(): card for card in SPAGHETTI_CODE_CARDS}
+_BY_NAME = {card.name.lower(): card
+            for card in SPAGHETTI_CODE_CARDS + tuple(EXTRA_CARDS.values())}
 
-#: Options of the base game (SPEC 2.2, 2.6, 2.7) with their allowed values; the first is the default.
-OPTIONS: dict[str, tuple[str, ...]] = {
+#: Options with their allowed values; the first is the default. Base game: SPEC 2.2, 2.6, 2.7;
+#: the extra cards and the variant rule: SPEC section 3.
+OPTIONS: dict[str, tuple] = {
     "placement_order": ("round_robin", "snake"),
     "remove_all_winner": ("head", "tail"),
     "stalemate": ("auto", "manual"),
+    "reverse_priority": (False, True),
+    "memory": (False, True),
+    "reverse_flips_priority": (False, True),
 }
+_WORDS = {"true": True, "on": True, "yes": True, "false": False, "off": False, "no": False}
 
 
-def _check_options(options: dict[str, str]) -> dict[str, str]:
+def _check_options(options: dict) -> dict:
     if not isinstance(options, dict):
         raise SetupError("options must be a mapping of option name to value")
+    checked = {}
     for name, value in options.items():
         if name not in OPTIONS:
             raise SetupError(f"unknown option {name!r}; options are: {', '.join(OPTIONS)}")
-        if value not in OPTIONS[name]:
-            raise SetupError(f"option {name!r} cannot be {value!r}; "
-                             f"it is one of: {', '.join(OPTIONS[name])}")
-    return {name: options.get(name, values[0]) for name, values in OPTIONS.items()}
+        allowed = OPTIONS[name]
+        if isinstance(allowed[0], bool) and isinstance(value, str):
+            value = _WORDS.get(value.strip().lower(), value)
+        if not any(type(value) is type(v) and value == v for v in allowed):
+            shown = "true, false" if isinstance(allowed[0], bool) else ", ".join(allowed)
+            raise SetupError(f"option {name!r} cannot be {value!r}; it is one of: {shown}")
+        checked[name] = value
+    return {name: checked.get(name, values[0]) for name, values in OPTIONS.items()}
 
 
 @dataclass(frozen=True)
@@ -83,8 +94,9 @@ class Game:
 
     @cached_property
     def deck(self) -> tuple[CardType, ...]:
-        """The cards of this level, in rulebook order."""
-        return tuple(c for c in SPAGHETTI_CODE_CARDS if c.level <= self.level)
+        """The cards of this level in rulebook order, then the extra cards the options bring."""
+        return tuple(c for c in SPAGHETTI_CODE_CARDS if c.level <= self.level) + tuple(
+            card for option, card in EXTRA_CARDS.items() if self.options[option])
 
     @cached_property
     def placement_order(self) -> tuple[int, ...]:
@@ -102,8 +114,11 @@ class Game:
         card = _BY_NAME.get(name.strip().lower())
         if card is None:
             names = ", ".join(c.name for c in self.deck)
-            raise SetupError(f"unknown card {name!r}; the cards of level {self.level} are: {names}")
-        if card.level > self.level:
+            raise SetupError(f"unknown card {name!r}; the cards of this game are: {names}")
+        if card not in self.deck:
+            option = next((o for o, c in EXTRA_CARDS.items() if c is card), None)
+            if option:
+                raise SetupError(f"{card.name} is an extra card: it needs the option {option}")
             raise SetupError(f"{card.name} is a level-{card.level} card; "
                              f"this game is level {self.level}")
         return card

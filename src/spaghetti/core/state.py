@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..errors import IllegalOptionError, NotationError
 from . import notation as N
-from .cards import CardType, Do
+from .cards import REVERSE_PRIORITY, CardType, Do
 from .game import Game
 
 # Mark bits of a flag code. PENDING: still to get its turn in this visit (C1). MOVED: already moved
@@ -55,6 +55,7 @@ class State:
         "cmd", "this_uid", "cmd_vals", "step_i", "count_left", "chosen", "n_chosen", "selected",
         "removed_queue", "rearrive", "marked", "winner", "draw", "reason", "seen", "repeated",
         "history", "auto_stalemate", "derived", "is_over", "progressed", "_legal", "_sig",
+        "plain", "rp_on", "memory_on", "flip", "trail", "here", "c10_visit", "later", "first_cmd",
     )
 
     def __init__(self, game: Game, cards: list[CardType]):
@@ -102,6 +103,17 @@ class State:
         self.derived = False
         self.is_over = False  # True once the game has ended
         self.progressed = False  # an irreversible change since the last elimination check
+        # Expansions (SPEC section 3). Without them, visits take a faster path.
+        options = game.options
+        self.rp_on = options["reverse_priority"]
+        self.memory_on = options["memory"]
+        self.flip = options["reverse_flips_priority"]
+        self.plain = not (self.rp_on or self.memory_on or self.flip)
+        self.trail: tuple = (None, None)  # C11: the cards of the two arrivals before this one
+        self.here: CardType | None = None  # the card of the latest arrival
+        self.c10_visit = False  # this visit follows C10 (ReversePriority in the program)
+        self.later: tuple = ()  # Memory: remembered commands still to run, with their values
+        self.first_cmd = True  # the command running is the first of its run
         self._legal: tuple[int, ...] | None = None
         self._sig: tuple | None = None
 
@@ -271,11 +283,21 @@ class State:
         """C4: "run" is offered only when running changes the game."""
         c = self.cursor
         card = self.kinds[c]
-        vals = self.vals[c]
+        if card.recalls:
+            return any(self._changes(*command) for command in self._remembered())
+        return self._changes(card, self.vals[c])
+
+    def _changes(self, card: CardType, vals: tuple[int, ...]) -> bool:
+        """Would running this command, with these values, change the game (C4)?"""
         actor = self.to_move
         for step in card.effect:
             if step.__class__ is Do:
-                return True  # reverse and remove_running_flag always change something
+                if step.action != "reverse_queues":
+                    return True  # reverse and remove_running_flag always change something
+                this = self.uids[self.cursor]
+                if any(q != q[::-1] for q, u in zip(self.queues, self.uids) if u != this):
+                    return True
+                continue
             if step.count is not None and vals[step.count] == 0:
                 continue
             if step.amount is not None and vals[step.amount] == 0:
@@ -313,9 +335,12 @@ class State:
             sel = self.selected
             if sel is not None:  # the destination of the selected flag
                 return [N.TO | i for i in range(len(queues)) if i != sel[0]]
-            this = self.uids.index(self.this_uid) if step.other else -1
+            this = self.uids.index(self.this_uid) if step.other and self.this_uid in self.uids \
+                else -1
             return [N.FLAG | i << 8 | k for i, q in enumerate(queues) if i != this
                     for k, c in enumerate(q) if not c & MOVED]
+        if a == "add_flag" and not self.supply[self.to_move]:
+            return []  # an effect does as much as it can (C5): no flag left to add
         if a == "add_flag" or a == "remove_card" or a == "move_card":
             sel = self.selected
             if sel is not None:  # the new index of the selected card
@@ -354,13 +379,36 @@ class State:
     # ------------------------------------------------------------------ visits (C1)
 
     def _arrive(self) -> None:
-        """The cursor arrives at its card: every flag then on it is pending (C1)."""
-        q = self.queues[self.cursor]
-        if q:
-            self.queues[self.cursor] = tuple([c | PENDING for c in q])
+        """The cursor arrives at its card: every flag then on it is pending (C1); with
+        ReversePriority in the program, only the first (C10)."""
+        c = self.cursor
+        q = self.queues[c]
+        if self.plain:
+            if q:
+                self.queues[c] = tuple([x | PENDING for x in q])
+            return
+        if self.memory_on:  # C11: every arrival counts, empty cards too
+            self.trail = (self.trail[1], self.here)
+            self.here = self.kinds[c]
+        self.c10_visit = self.rp_on and REVERSE_PRIORITY in self.kinds
+        if not q:
+            return
+        if self.c10_visit:
+            k = len(q) - 1 if self._walks_backwards() else 0
+            self.queues[c] = q[:k] + (q[k] | PENDING,) + q[k + 1:]
+        else:
+            self.queues[c] = tuple([x | PENDING for x in q])
+
+    def _walks_backwards(self) -> bool:
+        """Option reverse_flips_priority: while the direction is -1, queues are walked from the
+        tail (SPEC section 3)."""
+        return self.flip and self.direction < 0
 
     def _next_turn(self) -> None:
         """Give the turn to the next pending flag, advancing the cursor as visits end."""
+        if not self.plain:
+            self._next_turn_expanded()
+            return
         queues = self.queues
         c = self.cursor
         q = queues[c]
@@ -385,11 +433,36 @@ class State:
             # Arrival (C1): every flag now on the card is pending; the head gets the turn.
             q = (q[0] | PENDING, *map(_WITH_PENDING, q[1:]))
             k = 0
+        self._give_turn(c, q, k)
+
+    def _next_turn_expanded(self) -> None:
+        """As :meth:`_next_turn`, arriving at every card on the way (Memory remembers them)."""
+        queues = self.queues
+        empty = 0
+        while True:
+            c = self.cursor
+            q = queues[c]
+            order = range(len(q) - 1, -1, -1) if self._walks_backwards() else range(len(q))
+            for k in order:
+                if q[k] & PENDING:
+                    self._give_turn(c, q, k)
+                    return
+            empty = empty + 1 if not q else 0
+            if empty > len(queues):
+                raise AssertionError("no flag on any card, yet the game is not over")
+            self.cursor = (c + self.direction) % len(queues)
+            self._arrive()
+
+    def _give_turn(self, c: int, q: tuple[int, ...], k: int) -> None:
         code = q[k] ^ PENDING
-        if self.kinds[c].uses_running_flag:
+        card = self.kinds[c]
+        # P2: the flag with the turn is marked while the rules can still refer to it.
+        if card.uses_running_flag or (not self.plain and (
+                self.c10_visit or card.recalls and any(
+                    r is not None and r.uses_running_flag for r in self.trail))):
             code |= RUNNING
             self.marked = True
-        queues[c] = q[:k] + (code,) + q[k + 1:]
+        self.queues[c] = q[:k] + (code,) + q[k + 1:]
         self.turn_pos = k
         self.to_move = code >> OWNER_SHIFT
         self.decision = D_TURN
@@ -398,11 +471,26 @@ class State:
 
     def _start_command(self) -> None:
         c = self.cursor
-        self.cmd = self.kinds[c]
         self.this_uid = self.uids[c]
-        self.cmd_vals = self.vals[c]  # counts are read at run (SPEC 7.1)
-        self.step_i = -1
         self.removed_queue = None
+        self.first_cmd = True
+        card = self.kinds[c]
+        if card.recalls:  # C11: the remembered commands, older first, as printed
+            commands = self._remembered()
+            self.later = tuple(commands[1:])
+            self._begin(*commands[0])
+        else:
+            self._begin(card, self.vals[c])  # counts are read at run (SPEC 7.1)
+
+    def _remembered(self) -> list[tuple[CardType, tuple[int, ...]]]:
+        """C11: what Memory runs: the remembered cards' commands with their printed values
+        (a remembered Memory does nothing)."""
+        return [(r, r.params) for r in self.trail if r is not None and not r.recalls]
+
+    def _begin(self, card: CardType, values: tuple[int, ...]) -> None:
+        self.cmd = card
+        self.cmd_vals = values
+        self.step_i = -1
         self._next_step()
 
     def _next_step(self) -> None:
@@ -429,7 +517,7 @@ class State:
             targets = self._targets()
             if targets:
                 self._legal = tuple(targets)
-                self.derived = self.step_i == 0  # nothing has changed since "run"
+                self.derived = self.step_i == 0 and self.first_cmd  # nothing changed since "run"
                 return
 
     def _choose(self, action: int) -> None:
@@ -486,7 +574,16 @@ class State:
         self._next_step()
 
     def _end_command(self) -> None:
+        if self.later:  # Memory: the next remembered command, with targets of its own
+            card, values = self.later[0]
+            self.later = self.later[1:]
+            self.first_cmd = False
+            self._clear_marks(MOVED)
+            self._begin(card, values)
+            return
         self.cmd = None
+        if self.c10_visit and not self.rearrive:
+            self._c10_to_tail()
         if self.marked:
             self._clear_marks()
         # Only irreversible changes (life lost, flags gone) can put a player out.
@@ -497,14 +594,25 @@ class State:
             self._arrive()
         self._next_turn()
 
-    def _clear_marks(self) -> None:
-        self.marked = False
+    def _clear_marks(self, marks: int = _TRANSIENT) -> None:
+        self.marked = marks != _TRANSIENT
         queues = self.queues
         for i, q in enumerate(queues):
             for c in q:
-                if c & _TRANSIENT:
-                    queues[i] = tuple([c & ~_TRANSIENT for c in q])
+                if c & marks:
+                    queues[i] = tuple([c & ~marks for c in q])
                     break
+
+    def _c10_to_tail(self) -> None:
+        """C10: the flag that ran goes to the tail of the visited card, if still on it (to the
+        head while the queue is walked backwards)."""
+        c = self.cursor
+        q = self.queues[c]
+        for k, code in enumerate(q):
+            if code & RUNNING:
+                rest = q[:k] + q[k + 1:]
+                self.queues[c] = (code,) + rest if self._walks_backwards() else rest + (code,)
+                return
 
     # ------------------------------------------------------------------ primitives
 
@@ -586,6 +694,11 @@ class State:
     def _do(self, action: str) -> None:
         if action == "reverse":
             self.direction = -self.direction
+        elif action == "reverse_queues":  # ReversePriority: every card but this one
+            this = self.this_uid
+            for i, uid in enumerate(self.uids):
+                if uid != this:
+                    self.queues[i] = self.queues[i][::-1]
         else:  # remove_running_flag: the flag that ran this leaves the game, if still on a card
             for i, q in enumerate(self.queues):
                 for k, c in enumerate(q):
@@ -748,7 +861,12 @@ class State:
             ctx = self._target_context()
         else:
             ctx = (d, self.to_move)
-        return (ctx, self.cursor, self.direction, sig, *self.queues)
+        key = (ctx, self.cursor, self.direction, sig, *self.queues)
+        if self.plain:
+            return key
+        # The state of the expansions (C9): the remembered cards, and whether C10 rules the visit.
+        return key + (tuple(None if r is None else r.name for r in self.trail),
+                      None if self.here is None else self.here.name, self.c10_visit)
 
     def _target_context(self) -> tuple:
         """What is being decided inside a command (SPEC 7.1): the command, its step, the count
@@ -761,4 +879,4 @@ class State:
             selected = self.uids.index(selected)
         # "this card" is the cursor's card while a command waits for a choice.
         return (self.to_move, self.cmd.name, self.step_i, self.cmd_vals, self.count_left,
-                chosen, selected, self.rearrive)
+                chosen, selected, self.rearrive, tuple(card.name for card, _ in self.later))

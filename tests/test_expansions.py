@@ -1,0 +1,163 @@
+"""The extra cards ReversePriority (C10) and Memory (C11), and the option reverse_flips_priority
+(SPEC section 3)."""
+
+import pytest
+
+import spaghetti
+from spaghetti import Game, SetupError, records
+
+from helpers import setup
+
+RP = {"reverse_priority": True}
+MEMORY = {"memory": True}
+
+
+# ---------------------------------------------------------------------------- options
+
+
+def test_extra_cards_need_their_option():
+    program = ["AddFlag", "Bug", "Memory", "MoveFlag", "RemoveFlag"]
+    with pytest.raises(SetupError, match="option memory"):
+        spaghetti.new_game(1, 2, program=program)
+    assert spaghetti.new_game(1, 2, program=program, options=MEMORY).program[2] == "Memory"
+
+
+def test_extra_cards_join_the_shuffled_deck():
+    names = [c.name for c in Game(1, 2, options={**RP, **MEMORY}).deck]
+    assert names[-2:] == ["ReversePriority", "Memory"] and len(names) == 7
+    assert sorted(Game(2, 2, options=RP).shuffled_program(3)) == sorted(
+        c.name for c in Game(2, 2, options=RP).deck)
+
+
+@pytest.mark.parametrize("word,value", [("on", True), ("true", True), ("off", False),
+                                        (False, False), (True, True)])
+def test_boolean_options_accept_words(word, value):
+    assert Game(options={"memory": word}).options["memory"] is value
+
+
+@pytest.mark.parametrize("bad", [1, 0, "maybe", None])
+def test_boolean_options_refuse_other_values(bad):
+    with pytest.raises(SetupError, match="memory"):
+        Game(options={"memory": bad})
+
+
+def test_expansion_options_round_trip_in_records():
+    state = spaghetti.new_game(2, 2, seed=4, options={**RP, **MEMORY,
+                                                     "reverse_flips_priority": True})
+    text = records.dumps(state)
+    assert '"memory": true' in text
+    assert records.loads(text).game.options == state.game.options
+
+
+# ---------------------------------------------------------------------------- C10
+
+
+def c10_game(actions=()):
+    program = ["ReversePriority", "Bug", "AddFlag", "MoveFlag", "RemoveFlag"]
+    return setup(1, 2, program, [[0, 1, 2, 3], [0, 1, 2, 4]], list(actions), options=RP)
+
+
+def test_c10_only_the_head_flag_gets_the_turn():
+    state = c10_game()
+    assert state.cursor == 0 and state.to_move == 0
+    assert state.pending(0) == [False, False]  # seat 1's flag gets no turn in this visit
+
+
+def test_c10_flag_that_passed_stays_at_head_and_cursor_advances():
+    state = c10_game(["pass"])
+    assert state.owners(0) == [0, 1]
+    assert state.cursor == 1 and state.to_move == 0
+
+
+def test_c10_flag_that_ran_goes_to_the_tail():
+    state = c10_game(["pass", "run", "player 1"])
+    assert state.lives == [5, 4]
+    assert state.owners(1) == [1, 0]
+    assert state.cursor == 2
+
+
+def test_reversepriority_reverses_every_other_queue():
+    state = c10_game(["run"])
+    assert state.owners(1) == [1, 0] and state.owners(2) == [1, 0]
+    assert state.owners(0) == [1, 0]  # its own queue is not reversed, but C10 sends the runner back
+    assert state.cursor == 1 and state.to_move == 1
+
+
+def test_c10_ends_when_reversepriority_is_removed():
+    program = ["ReversePriority", "RemoveCommand", "Bug", "AddFlag", "MoveFlag"]
+    state = setup(2, 2, program, [[0, 1, 2, 3, 4], [0, 1, 2, 3, 4]], ["pass", "run", "card 0"],
+                  options=RP)
+    assert [k.name for k in state.kinds][0] == "RemoveCommand"
+    # Back to C1 on the next arrival: both of Bug's flags get a turn.
+    assert state.cursor == 1 and state.pending(1) == [False, True]
+
+
+# ---------------------------------------------------------------------------- C11
+
+
+def test_c11_memory_runs_the_two_previous_commands_older_first():
+    program = ["AddFlag", "Bug", "Memory", "MoveFlag", "RemoveFlag"]
+    state = setup(1, 2, program, [[0, 1, 2, 3], [0, 1, 3, 4]], ["pass"] * 4, options=MEMORY)
+    assert state.cursor == 2 and state.legal() == ["pass", "run"]
+    state.apply("run")
+    assert state.choosing == "add_flag"
+    assert "card 2" not in state.legal()  # "this card" is the Memory card
+    state.apply("card 4")
+    assert state.choosing == "damage"
+    state.apply("player 1")
+    assert state.owners(4) == [1, 0] and state.lives == [5, 4] and state.supply[0] == 5
+
+
+def test_c11_empty_cards_count_as_visited():
+    program = ["RemoveFlag", "Bug", "AddFlag", "Memory", "MoveFlag"]
+    state = setup(1, 2, program, [[0, 1, 3, 4], [0, 1, 3, 4]], ["pass"] * 4, options=MEMORY)
+    assert state.cursor == 3
+    state.apply("run")
+    assert state.choosing == "damage"  # Bug, then the empty AddFlag card
+    state.apply("player 1")
+    assert state.choosing == "add_flag"
+
+
+def test_c11_remembered_commands_use_printed_values():
+    program = ["Increment", "Bug", "Memory", "AddFlag", "MoveFlag", "RemoveFlag"]
+    every = list(range(6))
+    state = setup(3, 2, program, [every, every], ["run", "param 1.1", "pass", "pass", "pass"],
+                  options=MEMORY)
+    assert state.values(1) == (1, 2) and state.cursor == 2 and state.to_move == 0
+    state.apply("run")
+    state.apply("param 1.1")  # the remembered Increment raises by its printed 1
+    assert state.values(1) == (1, 3)
+    state.apply("player 1")  # the remembered Bug hits for its printed 1, not 3
+    assert state.lives == [5, 4]
+
+
+def test_c11_remembered_memory_does_nothing():
+    program = ["Memory", "Memory", "Memory", "Bug", "AddFlag"]
+    state = setup(1, 2, program, [[0, 1, 2, 3], [0, 1, 2, 4]], options=MEMORY)
+    for card in range(3):  # nothing remembered, one Memory, two Memories: nothing to run
+        assert state.cursor == card and state.legal() == ["pass"]
+        state.apply("pass")
+        state.apply("pass")
+
+
+def test_c11_forkbomb_removes_the_memory_cards_flag():
+    program = ["ForkBomb", "Bug", "Memory", "AddFlag", "MoveFlag"]
+    state = setup(1, 2, program, [[0, 1, 2, 3], [0, 1, 3, 4]], ["pass"] * 4, options=MEMORY)
+    state.apply("run")
+    state.apply("player 1")  # ForkBomb: 2 damage, then the Memory's flag leaves
+    state.apply("player 1")  # Bug: 1 damage
+    assert state.lives == [5, 2]
+    assert state.owners(2) == [] and state.removed == [1, 0]
+
+
+# ---------------------------------------------------------------------------- variant option
+
+
+@pytest.mark.parametrize("flip,first", [(False, 0), (True, 1)])
+def test_reverse_flips_priority_walks_from_the_tail_while_reversed(flip, first):
+    program = ["Reverse", "Bug", "AddFlag", "MoveFlag", "RemoveFlag"]
+    every = list(range(5))
+    state = setup(2, 2, program, [every, every], ["run", "pass"],
+                  options={"reverse_flips_priority": flip})
+    assert state.direction == -1 and state.cursor == 4
+    assert state.to_move == first
