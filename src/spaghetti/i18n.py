@@ -88,16 +88,24 @@ _STRINGS: dict[str, tuple[str, str]] = {
         "Commands:\n"
         "  undo        take back your last move (and the computer's moves after it)\n"
         "  save FILE   save the game record to FILE\n"
+        "  hint        ask the computer for the best option (MCTS analysis)\n"
         "  help        show this help\n"
         "  quit        leave the game (it stays unfinished)",
         "選択肢の番号か、選択肢そのもの（例: 'flag 2.0'）を入力してください。\n"
         "コマンド:\n"
         "  undo        直前の自分の手を取り消す（その後のコンピュータの手も）\n"
         "  save FILE   棋譜を FILE に保存する\n"
+        "  hint        コンピュータに最善の選択肢を聞く（MCTS解析）\n"
         "  help        このヘルプを表示する\n"
         "  quit        ゲームをやめる（未完了のまま）"),
     "bad_input": ("Not an option here: {text!r}. Type a number from 1 to {n}, an option, or 'help'.",
                   "ここでは選べません: {text!r}。1から{n}の番号、選択肢、または 'help' を入力してください。"),
+    "thinking": ("{p} (computer) is thinking...", "{p}（コンピュータ）が考え中..."),
+    "hint_thinking": ("Looking for the best option...", "最善の選択肢を探しています..."),
+    "hint": ("Hint: {option}  ({label})  visits {visits} of {total}, win chance about {chance}%",
+             "ヒント: {option}（{label}）  訪問 {visits}/{total}、勝率 約{chance}%"),
+    "hint_other": ("      {option}  visits {visits}, win chance about {chance}%",
+                   "      {option}  訪問 {visits}、勝率 約{chance}%"),
     "undone": ("Took back {n} move(s).", "{n}手を取り消しました。"),
     "nothing_to_undo": ("There is no move of yours to take back.", "取り消せる自分の手がありません。"),
     "saved": ("Saved the record to {file}.", "棋譜を {file} に保存しました。"),

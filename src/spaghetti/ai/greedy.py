@@ -4,8 +4,9 @@ A turn's command is several decisions of the same seat (``run``, then its target
 time), so judging ``run`` alone by the position right after it would judge a Bug before anyone
 is hurt. The greedy player therefore looks through every sequence of its own consecutive
 decisions, until another seat is to move or the game ends, and evaluates the positions reached
-(:func:`spaghetti.ai.evaluate.evaluate`). The search is capped in nodes: each option gets an
-equal share of what is left, and a position reached with no budget left is evaluated as it is.
+(:func:`spaghetti.ai.evaluate.evaluate`). The search is capped in nodes by iterative deepening:
+depth 1, 2, 3, ... as long as a whole iteration fits, so every option is seen equally deep and
+the quickest wins are found first.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ..core.state import State
 from .evaluate import evaluate
 
 MAX_NODES = 3000
+WIN_DELAY = 1e-3  # a win found deeper is worth this much less per decision (take the quickest)
 _EPS = 1e-9
 
 
@@ -32,6 +34,8 @@ class GreedyPlayer:
     def __init__(self, seed: int | None = None, max_nodes: int = MAX_NODES):
         self.rng = random.Random(seed)
         self.max_nodes = max_nodes
+        self._nodes = 0
+        self._deeper = False
 
     def choose(self, state: State) -> str:
         return N.to_string(self.choose_action(state))
@@ -48,20 +52,48 @@ class GreedyPlayer:
         return ties[self.rng.randrange(len(ties))]
 
     def scores(self, state: State) -> dict[int, float]:
-        """The value of each legal option for the seat to move."""
+        """The value of each legal option for the seat to move.
+
+        Iterative deepening over the seat's own consecutive decisions: depth 1, 2, 3, ... while
+        a whole iteration fits in ``max_nodes``, keeping the scores of the deepest complete one.
+        So the shortest wins are always seen first, and every option is looked at equally deep.
+        """
         seat = state.to_move
         legal = state.legal_actions()
-        share = max(self.max_nodes - len(legal), 0) // len(legal)
-        return {a: self._after(state, a, seat, share) for a in legal}
+        self._nodes = -len(legal)  # depth 1 always completes
+        self._deeper = False
+        scores = {a: self._value(state, a, seat, 1) for a in legal}
+        depth = 1
+        while self._deeper:
+            depth += 1
+            self._nodes = 0
+            self._deeper = False
+            try:
+                deeper = {a: self._value(state, a, seat, depth) for a in legal}
+            except _OutOfNodes:
+                break
+            scores = deeper
+        return scores
 
-    def _after(self, state: State, action: int, seat: int, budget: int) -> float:
-        """The value for ``seat`` of playing ``action``, then its best own continuation."""
+    def _value(self, state: State, action: int, seat: int, depth: int, ply: int = 1) -> float:
+        """The value for ``seat`` of playing ``action``, then its best own continuation within
+        ``depth`` decisions in all. A win is worth a little less the later it comes."""
+        self._nodes += 1
+        if self._nodes > self.max_nodes:
+            raise _OutOfNodes
         child = state.copy()
         child.apply_action(action)
-        if child.is_over or child.to_move != seat or budget <= 0:
+        if child.is_over:
+            value = child.returns()[seat]
+            return value - WIN_DELAY * ply if value > 0 else value
+        if child.to_move != seat:
             return evaluate(child, seat)
-        legal = child.legal_actions()
-        if budget < len(legal):
+        if depth <= 1:
+            self._deeper = True  # there is more to see
             return evaluate(child, seat)
-        share = (budget - len(legal)) // len(legal)
-        return max(self._after(child, a, seat, share) for a in legal)
+        return max(self._value(child, a, seat, depth - 1, ply + 1)
+                   for a in child.legal_actions())
+
+
+class _OutOfNodes(Exception):
+    pass

@@ -16,7 +16,7 @@ import click
 from rich.console import Console
 
 from .. import records
-from ..ai import RandomPlayer
+from ..ai import LEVELS, make_player
 from ..core.game import OPTIONS, Game
 from ..core.view import view
 from ..errors import RecordError, SetupError, SpaghettiError
@@ -136,12 +136,13 @@ def cli() -> None:
               help="The program explicitly, card names in order, separated by commas.")
 @click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
               help="Language of the screen: en (English) or ja (日本語).")
-@click.option("--vs", "opponent", type=click.Choice(["human", "random"]), default="human",
+@click.option("--vs", "opponent", type=click.Choice(["human", *LEVELS]), default="human",
               show_default=True,
-              help="'human': everyone at one keyboard; 'random': every seat but --seat is a "
-                   "computer that plays at random.")
+              help="'human': everyone at one keyboard; otherwise every seat but --seat is a "
+                   "computer: 'random' plays at random, 'easy' greedily, 'normal' and 'hard' "
+                   "search (MCTS, about 0.5 s and 5 s a move).")
 @click.option("--seat", type=int, default=0, show_default=True,
-              help="Your seat with --vs random (0 = Red, who places first).")
+              help="Your seat against the computer (0 = Red, who places first).")
 @click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE", help=_OPTION_HELP)
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
               help="Keep the game record in FILE, written after every move.")
@@ -155,12 +156,13 @@ def play(level: int, players: int, seed: int | None, program: str | None, lang: 
 
     At each decision the legal options are listed with numbers; type a number or the option
     itself (e.g. 'flag 2.0'). Moves with a single option are played for you, and computer seats
-    play by themselves. Commands: undo, save FILE, help, quit. Input may be piped in: the game
+    play by themselves. Commands: undo, save FILE, hint, help, quit. Input may be piped in: the game
     stops cleanly (status 0) at the end of the input.
 
     \b
     Examples:
       spaghetti play --vs random --seed 3
+      spaghetti play --vs normal --level 2
       spaghetti play --vs random --seat 1 --level 3 --lang ja
       spaghetti play --players 3 --option placement_order=snake --save game.json
       spaghetti play --load game.json --vs random
@@ -185,7 +187,7 @@ def play(level: int, players: int, seed: int | None, program: str | None, lang: 
     if not 0 <= seat < players:
         raise SetupError(f"--seat {seat}: the seats of a {players}-player game are 0 to {players - 1}")
     ai_seed = 0 if seed is None else seed
-    seats = [None if opponent == "human" or s == seat else RandomPlayer(ai_seed * 100 + s)
+    seats = [None if opponent == "human" or s == seat else make_player(opponent, ai_seed * 100 + s)
              for s in range(players)]
     session = Session(state, seats, lang=lang, console=_console(), save_path=save_path,
                       seed=shown_seed)
@@ -297,6 +299,13 @@ def new(level: int, players: int, seed: int | None, program: str | None,
     else:
         with open(output, "w", encoding="utf-8") as f:
             f.write(text)
+
+
+# ---------------------------------------------------------------------------- arena
+
+from .arena import arena  # noqa: E402
+
+cli.add_command(arena)
 
 
 def main(argv: list[str] | None = None, prog_name: str = "spaghetti") -> None:

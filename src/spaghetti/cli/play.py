@@ -8,6 +8,7 @@ played by themselves; every move goes into the record.
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -15,15 +16,16 @@ from rich.console import Console
 from rich.text import Text
 
 from .. import records
-from ..ai import Player
+from ..ai import MCTSPlayer, Player
 from ..core import notation as N
 from ..core.state import State
 from ..errors import IllegalOptionError, NotationError
-from ..i18n import colour, describe, t
+from ..i18n import colour, describe, option_label, t
 from .render import render
 
 HUMAN, COMPUTER, FORCED = "human", "computer", "forced"
 QUIT_WORDS = {"quit", "exit", "q"}
+HINT_ITERATIONS = 3000  # the hint's MCTS budget (about half a second)
 
 
 class Session:
@@ -32,13 +34,14 @@ class Session:
     def __init__(self, state: State, players: Sequence[Player | None], *, lang: str = "en",
                  console: Console | None = None, save_path: str | None = None,
                  seed: int | None = None, read_line: Callable[[str], str] | None = None,
-                 clear: bool | None = None):
+                 clear: bool | None = None, hint_iterations: int = HINT_ITERATIONS):
         self.state = state
         self.players = list(players)
         self.lang = lang
         self.console = console or Console()
         self.save_path = save_path
         self.seed = seed
+        self.hint_iterations = hint_iterations
         self.read_line = read_line or self.console.input
         self.clear = self.console.is_terminal if clear is None else clear
         # With input piped in, nothing echoes what was typed: echo it, so the transcript reads.
@@ -151,11 +154,34 @@ class Session:
         while not state.is_over:
             player = self.players[state.to_move]
             if player is not None:
-                self.play_option(player.choose(state), COMPUTER)
+                with self._busy(t("thinking", self.lang, p=colour(state.to_move, self.lang))):
+                    option = player.choose(state)
+                self.play_option(option, COMPUTER)
             elif len(state.legal()) == 1:
                 self.play_option(state.legal()[0], FORCED)
             else:
                 return
+
+    def _busy(self, message: str):
+        """A spinner with a message while the computer thinks, on a terminal only."""
+        if self.console.is_terminal:
+            return self.console.status(message)
+        return nullcontext()
+
+    def hint(self) -> None:
+        """Say the best option by MCTS analysis, with its visits and estimated win chance."""
+        state = self.state
+        searcher = MCTSPlayer(iterations=self.hint_iterations,
+                              seed=(self.seed or 0) * 1000 + len(state.history))
+        with self._busy(t("hint_thinking", self.lang)):
+            rows = searcher.analyse(state)
+        total = sum(visits for _, visits, _ in rows)
+        option, visits, value = rows[0]
+        self.say(t("hint", self.lang, option=option, label=option_label(state, option, self.lang),
+                   visits=visits, total=total, chance=round(100 * value)), "cyan")
+        for option, visits, value in rows[1:3]:
+            self.say(t("hint_other", self.lang, option=option, visits=visits,
+                       chance=round(100 * value)))
 
     def _autosave(self) -> None:
         try:
@@ -182,6 +208,9 @@ class Session:
             return "quit"
         if command in ("help", "?", "h") and len(words) == 1:
             self.say(t("help", self.lang))
+            return ""
+        if command == "hint" and len(words) == 1:
+            self.hint()
             return ""
         if command == "undo" and len(words) == 1:
             undone = self.undo()

@@ -1,0 +1,257 @@
+"""Computer players: legal options over whole games, the greedy player takes wins, MCTS beats
+random, the evaluation, the arena's statistics, and the CLI (play --vs, hint, arena)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from click.testing import CliRunner
+
+import spaghetti
+from spaghetti import records
+from spaghetti.ai import (LEVELS, GreedyPlayer, MCTSPlayer, Player, RandomPlayer, make_player)
+from spaghetti.ai.arena import MatchResult, GameResult, elo, play_game, play_match, wilson
+from spaghetti.ai.evaluate import evaluate, evaluate_all, terms
+from spaghetti.cli.main import cli
+
+from helpers import setup
+
+
+class Checked:
+    """Wraps a player and checks that every option it chooses is legal at that moment."""
+
+    def __init__(self, player):
+        self.player = player
+        self.decisions = 0
+
+    def choose(self, state):
+        legal = state.legal()
+        option = self.player.choose(state)
+        assert option in legal, (option, legal)
+        self.decisions += 1
+        return option
+
+
+def small(kind: str, seed: int):
+    if kind == "greedy":
+        return GreedyPlayer(seed, max_nodes=300)
+    if kind == "mcts":
+        return MCTSPlayer(iterations=15, seed=seed)
+    return RandomPlayer(seed)
+
+
+# ------------------------------------------------------------------------- legal options
+
+
+@pytest.mark.parametrize("level,players", [(1, 2), (2, 2), (3, 2), (2, 3), (3, 4)])
+@pytest.mark.parametrize("kind", ["greedy", "mcts"])
+def test_every_player_chooses_a_legal_option_over_whole_games(kind, level, players):
+    seed = level * 10 + players
+    seats = [Checked(small(kind if s % 2 == 0 else "random", seed + s)) for s in range(players)]
+    final = play_game(spaghetti.new_game(level, players, seed=seed), seats)
+    assert final.is_over
+    assert seats[0].decisions > 0
+
+
+def test_players_meet_the_protocol_and_make_player_levels():
+    for level in LEVELS:
+        assert isinstance(make_player(level, 1), Player)
+    assert isinstance(make_player("easy", 1), GreedyPlayer)
+    assert isinstance(make_player("hard", 1), MCTSPlayer)
+    with pytest.raises(ValueError):
+        make_player("grandmaster", 1)
+
+
+def test_players_refuse_a_finished_game():
+    final = play_game(spaghetti.new_game(1, 2, seed=1), [RandomPlayer(1), RandomPlayer(2)])
+    for player in (GreedyPlayer(1), MCTSPlayer(iterations=5, seed=1)):
+        with pytest.raises(ValueError):
+            player.choose(final)
+
+
+def test_same_seed_same_choices():
+    state = spaghetti.new_game(2, 2, seed=5)
+    a = [MCTSPlayer(iterations=50, seed=3).choose(state) for _ in range(2)]
+    assert a[0] == a[1]
+
+
+# ------------------------------------------------------------------------- greedy
+
+
+def own_win(state, seat, depth=3) -> bool:
+    """Can ``seat`` win within ``depth`` of its own consecutive decisions from here?"""
+    if state.is_over:
+        return state.winner == seat
+    if state.to_move != seat or depth == 0:
+        return False
+    for action in state.legal_actions():
+        child = state.copy()
+        child.apply_action(action)
+        if own_win(child, seat, depth - 1):
+            return True
+    return False
+
+
+def test_greedy_takes_the_immediate_win_in_a_built_position():
+    # Level 1; Red's flags on Bug, ForkBomb, AddFlag, MoveFlag; Blue's on Bug, ForkBomb,
+    # AddFlag, RemoveFlag. Both players run Bug and ForkBomb at each other until Blue is at
+    # 2 life and Red's flag has the turn on ForkBomb {2}: "run", "player 1" wins at once.
+    program = ["Bug", "ForkBomb", "AddFlag", "MoveFlag", "RemoveFlag"]
+    state = setup(1, 2, program, [[0, 1, 2, 3], [0, 1, 2, 4]],
+                  ["run", "player 1",  # Red's Bug: Blue 5 -> 4
+                   "pass",  # Blue passes on Bug
+                   ])
+    assert state.cursor == 1 and state.to_move == 0
+    state.lives[1] = 2  # (a direct edit to reach the low life quickly: the engine reads lives)
+    assert own_win(state, 0)
+    choices = []
+    for seed in range(5):
+        s = state.copy()
+        player = GreedyPlayer(seed)
+        while not s.is_over and s.to_move == 0:
+            s.apply(player.choose(s))
+        choices.append(s.winner)
+    assert choices == [0] * 5
+
+
+def test_greedy_takes_every_immediate_win_found_in_random_games():
+    # An immediate win: one within three decisions of the seat's own (run, then targets).
+    found = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = spaghetti.new_game(1 + seed % 3, 2, seed=seed)
+        while not state.is_over:
+            seat = state.to_move
+            if state.phase == "execution" and len(state.legal_actions()) > 1 \
+                    and own_win(state, seat):
+                found += 1
+                s = state.copy()
+                player = GreedyPlayer(seed)
+                while not s.is_over and s.to_move == seat:
+                    s.apply(player.choose(s))
+                assert s.winner == seat, records.dumps(state)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert found >= 10
+
+
+# ------------------------------------------------------------------------- MCTS
+
+
+def test_mcts_beats_random_clearly():
+    # Measured: MCTS with 40 iterations won 20 of 20 level-1 games against random (seeds
+    # 1000-1009, seats swapped). The threshold leaves a wide margin.
+    match = play_match("mcts", "random",
+                       lambda name, seed: MCTSPlayer(iterations=40, seed=seed)
+                       if name == "mcts" else RandomPlayer(seed),
+                       games=20, level=1, seed=1000)
+    assert match.wins_a >= 16, (match.wins_a, match.wins_b)
+
+
+def test_mcts_analyse_lists_every_option_with_visits_and_win_chance():
+    state = setup(1, 2, ["Bug", "ForkBomb", "AddFlag", "MoveFlag", "RemoveFlag"],
+                  [[0, 1, 2, 3], [0, 1, 2, 4]])
+    rows = MCTSPlayer(iterations=300, seed=1).analyse(state)
+    assert sorted(option for option, _, _ in rows) == sorted(state.legal())
+    assert sum(visits for _, visits, _ in rows) == 300
+    assert all(0.0 <= value <= 1.0 for _, _, value in rows)
+    assert rows[0][1] == max(visits for _, visits, _ in rows)
+
+
+def test_mcts_works_for_four_players():
+    state = spaghetti.new_game(1, 4, seed=2)
+    while state.phase == "placement":
+        state.apply(state.legal()[0])
+    assert MCTSPlayer(iterations=100, seed=1).choose(state) in state.legal()
+
+
+# ------------------------------------------------------------------------- evaluation
+
+
+def test_evaluation_is_bounded_symmetric_at_the_start_and_exact_at_the_end():
+    state = spaghetti.new_game(1, 2, seed=3)
+    assert evaluate(state, 0) == 0.0 == evaluate(state, 1)
+    rng = random.Random(3)
+    while not state.is_over:
+        for seat in range(2):
+            assert -0.9 <= evaluate(state, seat) <= 0.9
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    assert evaluate_all(state) == state.returns()
+
+
+def test_evaluation_prefers_more_life():
+    state = setup(1, 2, ["Bug", "ForkBomb", "AddFlag", "MoveFlag", "RemoveFlag"],
+                  [[0, 1, 2, 3], [0, 1, 2, 4]])
+    hurt = state.copy()
+    hurt.lives[1] -= 2  # the same position with Blue 2 life poorer (lives is a plain list)
+    assert evaluate(hurt, 0) > evaluate(state, 0)
+    assert evaluate(hurt, 1) < evaluate(state, 1)
+    assert terms(hurt, 0)["life"] == 0.4
+
+
+# ------------------------------------------------------------------------- arena
+
+
+def test_wilson_interval_on_known_numbers():
+    lo, hi = wilson(8, 10)
+    assert (round(lo, 4), round(hi, 4)) == (0.4902, 0.9433)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and round(hi, 4) == 0.2775
+    lo, hi = wilson(50, 100)
+    assert (round(lo, 4), round(hi, 4)) == (0.4038, 0.5962)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_elo_from_score():
+    assert elo(0.5) == 0.0
+    assert round(elo(0.75), 1) == round(400 * math.log10(3), 1)
+    assert elo(1.0) == 800 and elo(0.0) == -800
+    match = MatchResult("a", "b", [GameResult(1, 0, 0, 10), GameResult(1, 1, 0, 10),
+                                   GameResult(2, 0, None, 10), GameResult(2, 1, 1, 10)])
+    assert (match.wins_a, match.wins_b, match.draws) == (2, 1, 1)
+    assert match.score_a == 0.625
+
+
+def test_match_swaps_seats_over_the_same_programs():
+    match = play_match("random", "random", lambda name, seed: RandomPlayer(seed), games=4, seed=9)
+    assert [(g.seed, g.seat_a) for g in match.games] == [(9, 0), (9, 1), (10, 0), (10, 1)]
+    assert match.wins_a + match.wins_b + match.draws == 4
+
+
+# ------------------------------------------------------------------------- CLI
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def test_cli_play_against_easy_to_the_end(tmp_path):
+    save = tmp_path / "game.json"
+    result = run("play", "--vs", "easy", "--seed", "3", "--save", str(save), input="1\n" * 500)
+    assert result.exit_code == 0, result.output
+    assert "wins" in result.stdout and "unfinished" not in result.stdout
+    assert records.loads(save.read_text()).is_over
+
+
+def test_cli_hint_prints_an_option():
+    result = run("play", "--vs", "normal", "--seed", "3", input="hint\nquit\n")
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.stdout.splitlines() if line.startswith("Hint: "))
+    option = line.split("Hint: ")[1].split("  (")[0]
+    assert option in spaghetti.new_game(1, 2, seed=3).legal()
+    assert "win chance" in line and "visits" in line
+
+
+def test_cli_arena_prints_win_rates_and_elo():
+    result = run("arena", "--players", "easy,random", "--games", "4", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert "Wilson" in result.stdout and "Elo of A (easy)" in result.stdout
+
+
+def test_cli_arena_rejects_an_unknown_difficulty():
+    result = run("arena", "--players", "easy,grandmaster")
+    assert result.exit_code == 2
+    assert "difficulties" in result.stderr
