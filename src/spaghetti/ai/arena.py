@@ -43,7 +43,7 @@ def elo(score: float, cap: float = 800.0) -> float:
         return -cap
     if score >= 1.0:
         return cap
-    return max(-cap, min(cap, -400.0 * math.log10(1.0 / score - 1.0)))
+    return max(-cap, min(cap, 400.0 * math.log10(score / (1.0 - score))))
 
 
 @dataclass
