@@ -161,3 +161,21 @@ def test_reverse_flips_priority_walks_from_the_tail_while_reversed(flip, first):
                   options={"reverse_flips_priority": flip})
     assert state.direction == -1 and state.cursor == 4
     assert state.to_move == first
+
+
+@pytest.mark.parametrize("players,seed,order", [(4, 38721, "round_robin"), (5, 1384, "snake")])
+def test_c11_memory_after_its_own_card_is_removed_goes_on(players, seed, order):
+    """Found by the property tests: Memory ran RemoveCommand on itself, then a remembered
+    MoveFlag found one card left (no destination: the step has no target, C5), and the running
+    card, gone, must read as None rather than fail."""
+    import random
+
+    state = spaghetti.new_game(3, players, seed=seed,
+                               options={"memory": True, "placement_order": order})
+    rng = random.Random(seed)
+    while not state.is_over:
+        legal = state.legal_actions()
+        assert legal, "no option before the game is over"
+        assert state.running_card is None or 0 <= state.running_card < len(state.kinds)
+        state.apply_action(legal[rng.randrange(len(legal))])
+    assert state.winner is not None

@@ -232,7 +232,9 @@ class State:
     @property
     def running_card(self) -> int | None:
         """Index of the card whose command is being run, or ``None``."""
-        return self.uids.index(self.this_uid) if self.cmd is not None else None
+        if self.cmd is None or self.this_uid not in self.uids:
+            return None  # no command, or its card was removed while it ran (Memory, C3)
+        return self.uids.index(self.this_uid)
 
     def values(self, card: int) -> tuple[int, ...]:
         """Current parameter values of the card at an index."""
@@ -332,6 +334,8 @@ class State:
             return [N.PLAYER | p for p, alive in enumerate(self.alive)
                     if alive and not chosen >> p & 1]
         if a == "move_flag" or a == "remove_flag":
+            if a == "move_flag" and len(queues) < 2:
+                return []  # no other card to move a flag to
             sel = self.selected
             if sel is not None:  # the destination of the selected flag
                 return [N.TO | i for i in range(len(queues)) if i != sel[0]]
@@ -341,6 +345,8 @@ class State:
                     for k, c in enumerate(q) if not c & MOVED]
         if a == "add_flag" and not self.supply[self.to_move]:
             return []  # an effect does as much as it can (C5): no flag left to add
+        if a == "move_card" and len(queues) < 2:
+            return []  # no other position to move a card to
         if a == "add_flag" or a == "remove_card" or a == "move_card":
             sel = self.selected
             if sel is not None:  # the new index of the selected card
