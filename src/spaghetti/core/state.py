@@ -439,7 +439,14 @@ class State:
             # Arrival (C1): every flag now on the card is pending; the head gets the turn.
             q = (q[0] | PENDING, *map(_WITH_PENDING, q[1:]))
             k = 0
-        self._give_turn(c, q, k)
+        code = q[k] ^ PENDING
+        if self.kinds[c].uses_running_flag:  # P2 (the fast path: no expansion marks more)
+            code |= RUNNING
+            self.marked = True
+        queues[c] = q[:k] + (code,) + q[k + 1:]
+        self.turn_pos = k
+        self.to_move = code >> OWNER_SHIFT
+        self.decision = D_TURN
 
     def _next_turn_expanded(self) -> None:
         """As :meth:`_next_turn`, arriving at every card on the way (Memory remembers them)."""
