@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 
-from ..core import notation as N
 from ..core.state import State
+from .base import ActionPlayer
 from .evaluate import evaluate
 
 MAX_NODES = 3000
@@ -22,7 +22,7 @@ WIN_DELAY = 1e-3  # a win found deeper is worth this much less per decision (tak
 _EPS = 1e-9
 
 
-class GreedyPlayer:
+class GreedyPlayer(ActionPlayer):
     """Picks the option whose own-decision continuation evaluates best; ties at random.
 
     >>> import spaghetti
@@ -37,15 +37,7 @@ class GreedyPlayer:
         self._nodes = 0
         self._deeper = False
 
-    def choose(self, state: State) -> str:
-        return N.to_string(self.choose_action(state))
-
-    def choose_action(self, state: State) -> int:
-        legal = state.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is nothing to choose")
-        if len(legal) == 1:
-            return legal[0]
+    def best_action(self, state: State, legal: tuple[int, ...]) -> int:
         scores = self.scores(state)
         best = max(scores.values())
         ties = [a for a in legal if scores[a] >= best - _EPS]

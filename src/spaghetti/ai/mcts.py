@@ -25,6 +25,7 @@ import time
 
 from ..core import notation as N
 from ..core.state import State
+from .base import ActionPlayer
 from .evaluate import evaluate_all
 
 DEFAULT_ITERATIONS = 1000
@@ -44,7 +45,7 @@ class Node:
         self.untried: list[int] | None = None  # legal actions not yet expanded
 
 
-class MCTSPlayer:
+class MCTSPlayer(ActionPlayer):
     """UCT search with a budget of ``iterations``, ``seconds``, or both (whichever ends first).
 
     >>> import spaghetti
@@ -65,15 +66,7 @@ class MCTSPlayer:
 
     # ------------------------------------------------------------------ public
 
-    def choose(self, state: State) -> str:
-        return N.to_string(self.choose_action(state))
-
-    def choose_action(self, state: State) -> int:
-        legal = state.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is nothing to choose")
-        if len(legal) == 1:
-            return legal[0]
+    def best_action(self, state: State, legal: tuple[int, ...]) -> int:
         root = self.search(state)
         most = max(child.visits for child in root.children.values())
         best = [a for a, child in root.children.items() if child.visits == most]

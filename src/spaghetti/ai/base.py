@@ -1,0 +1,24 @@
+"""What every searching player shares: notation out, action ids in, forced moves for free."""
+
+from __future__ import annotations
+
+from ..core import notation as N
+from ..core.state import State
+
+
+class ActionPlayer:
+    """A player that decides in action ids; subclasses implement :meth:`best_action`."""
+
+    def choose(self, state: State) -> str:
+        return N.to_string(self.choose_action(state))
+
+    def choose_action(self, state: State) -> int:
+        legal = state.legal_actions()
+        if not legal:
+            raise ValueError("the game is over: there is nothing to choose")
+        if len(legal) == 1:
+            return legal[0]  # a forced move needs no thought
+        return self.best_action(state, legal)
+
+    def best_action(self, state: State, legal: tuple[int, ...]) -> int:
+        raise NotImplementedError
