@@ -388,15 +388,12 @@ class State:
         """The cursor arrives at its card: every flag then on it is pending (C1); with
         ReversePriority in the program, only the first (C10)."""
         c = self.cursor
+        if not self.plain:
+            if self.memory_on:  # C11: every arrival counts, empty cards too
+                self.trail = (self.trail[1], self.here)
+                self.here = self.kinds[c]
+            self.c10_visit = self.rp_on and REVERSE_PRIORITY in self.kinds
         q = self.queues[c]
-        if self.plain:
-            if q:
-                self.queues[c] = tuple([x | PENDING for x in q])
-            return
-        if self.memory_on:  # C11: every arrival counts, empty cards too
-            self.trail = (self.trail[1], self.here)
-            self.here = self.kinds[c]
-        self.c10_visit = self.rp_on and REVERSE_PRIORITY in self.kinds
         if not q:
             return
         if self.c10_visit:
@@ -467,12 +464,12 @@ class State:
             self._arrive()
 
     def _give_turn(self, c: int, q: tuple[int, ...], k: int) -> None:
+        """The turn hand-over of the expanded path (the fast path has its own, inline)."""
         code = q[k] ^ PENDING
         card = self.kinds[c]
         # P2: the flag with the turn is marked while the rules can still refer to it.
-        if card.uses_running_flag or (not self.plain and (
-                self.c10_visit or card.recalls and any(
-                    r is not None and r.uses_running_flag for r in self.trail))):
+        if card.uses_running_flag or self.c10_visit or card.recalls and any(
+                r is not None and r.uses_running_flag for r in self.trail):
             code |= RUNNING
             self.marked = True
         self.queues[c] = q[:k] + (code,) + q[k + 1:]
@@ -641,12 +638,19 @@ class State:
         self.queues[card] += (seat << OWNER_SHIFT,)
         self._progress()
 
+    def _discard(self, codes) -> None:
+        """These flags have left the cards for good: count them removed."""
+        for code in codes:
+            owner = code >> OWNER_SHIFT
+            self.removed[owner] += 1
+            self.on_board[owner] -= 1
+
     def _remove_flag(self, card: int, k: int) -> None:
         q = self.queues[card]
-        owner = q[k] >> OWNER_SHIFT
-        self.queues[card] = q[:k] + q[k + 1:]
+        owner = q[k] >> OWNER_SHIFT  # one flag: counted here, not by _discard (a hot path)
         self.removed[owner] += 1
         self.on_board[owner] -= 1
+        self.queues[card] = q[:k] + q[k + 1:]
         self._progress()
 
     def _move_flag(self, source: tuple[int, int], dest: int) -> None:
@@ -685,10 +689,7 @@ class State:
         cursor = self.cursor
         queue = self.queues[i]
         self.removed_queue = queue
-        for code in queue:
-            owner = code >> OWNER_SHIFT
-            self.removed[owner] += 1
-            self.on_board[owner] -= 1
+        self._discard(queue)
         for m in self.mods[i]:  # P8: its chips go back to the shared supply
             self.chips[m < 0] += abs(m)
         if i == cursor and n > 1:
@@ -758,24 +759,21 @@ class State:
         """C6: eliminations after a whole command (or placement); True if the game is over."""
         self.progressed = False
         lives, on_board, alive = self.lives, self.on_board, self.alive
-        for p, in_game in enumerate(alive):
+        for p, in_game in enumerate(alive):  # usually nobody is out: find that without a set
             if in_game and (lives[p] <= 0 or not on_board[p]):
                 break
         else:
             return False
-        out = [p for p in range(self.players) if alive[p] and (lives[p] <= 0 or not on_board[p])]
+        out = {p for p in range(self.players) if alive[p] and (lives[p] <= 0 or not on_board[p])}
         before = [p for p in range(self.players) if alive[p]]
         for p in out:
             alive[p] = False
         if self.players >= 3:  # C7: an eliminated player's flags leave the game
-            gone = {p << OWNER_SHIFT for p in out}
             for i, q in enumerate(self.queues):
-                if any((c & ~7) in gone for c in q):
-                    for c in q:
-                        if (c & ~7) in gone:
-                            self.removed[c >> OWNER_SHIFT] += 1
-                            self.on_board[c >> OWNER_SHIFT] -= 1
-                    self.queues[i] = tuple(c for c in q if (c & ~7) not in gone)
+                kept = tuple(c for c in q if c >> OWNER_SHIFT not in out)
+                if len(kept) < len(q):
+                    self._discard(c for c in q if c >> OWNER_SHIFT in out)
+                    self.queues[i] = kept
         self._progress()
         left = [p for p in range(self.players) if alive[p]]
         if len(left) == 1:
