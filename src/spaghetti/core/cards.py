@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .notation import register_card_name
+
 # Primitives a Choose step may apply to each chosen target, and what it chooses.
 CHOOSE_TARGETS = {
     "add_flag": "card",      # one flag from the actor's supply joins the card's tail
@@ -86,6 +88,7 @@ class CardType:
     recalls: bool = field(init=False)
 
     def __post_init__(self) -> None:
+        register_card_name(self.name)
         object.__setattr__(self, "uses_running_flag",
                            any(isinstance(s, Do) and s.action == "remove_running_flag"
                                for s in self.effect))
@@ -183,6 +186,10 @@ MEMORY = CardType(
 
 #: The extra cards, each brought into a game by its option (SPEC section 3).
 EXTRA_CARDS = {"reverse_priority": REVERSE_PRIORITY, "memory": MEMORY}
+
+#: The instant command cards (SPEC section 3): three cards outside the program, one for each of
+#: two players, dealt face down. The same commands as the program's cards of these names.
+INSTANT_CARDS: tuple[CardType, ...] = (MOVE_COMMAND, MOVE_FLAG, BUG)
 
 #: The ten command cards of Spaghetti Code, in rulebook order.
 SPAGHETTI_CODE_CARDS: tuple[CardType, ...] = (

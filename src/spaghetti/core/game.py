@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..errors import SetupError
-from .cards import EXTRA_CARDS, SPAGHETTI_CODE_CARDS, CardType
+from .cards import EXTRA_CARDS, INSTANT_CARDS, SPAGHETTI_CODE_CARDS, CardType
 
 VARIANTS = ("spaghetti-code",)
 FLAGS_PER_COLOUR = 10
@@ -30,7 +30,14 @@ OPTIONS: dict[str, tuple] = {
     "reverse_priority": (False, True),
     "memory": (False, True),
     "reverse_flips_priority": (False, True),
+    "instant_cards": (False, True),
+    "interrupt": (False, True),
+    "sequential_open": (False, True),
+    "fair_first": (False, True),
 }
+#: Expansions for a number of players only (SPEC section 3).
+_TWO_PLAYERS_ONLY = ("instant_cards", "fair_first")
+_THREE_OR_MORE_ONLY = ("interrupt",)
 _WORDS = {"true": True, "on": True, "yes": True, "false": False, "off": False, "no": False}
 
 
@@ -73,6 +80,12 @@ class Game:
         if type(self.players) is not int or self.players not in (2, 3, 4, 5):
             raise SetupError(f"players must be 2 to 5, not {self.players!r}")
         object.__setattr__(self, "options", _check_options(dict(self.options)))
+        for name in _TWO_PLAYERS_ONLY:
+            if self.options[name] and self.players != 2:
+                raise SetupError(f"option {name} is for 2 players, not {self.players}")
+        for name in _THREE_OR_MORE_ONLY:
+            if self.options[name] and self.players < 3:
+                raise SetupError(f"option {name} is for 3 to 5 players, not {self.players}")
 
     # Facts of the level (SPEC 2.1).
     @property
@@ -131,12 +144,22 @@ class Game:
         random.Random(seed).shuffle(names)
         return names
 
-    def new_state(self, program: list[str] | None = None, seed: int | None = None):
-        """The state at the start of placement.
+    def shuffled_deal(self, seed: int) -> list[str]:
+        """The face-down order of the instant cards, shuffled with ``seed`` (option
+        ``instant_cards``)."""
+        names = [c.name for c in INSTANT_CARDS]
+        random.Random(f"instant {seed}").shuffle(names)
+        return names
+
+    def new_state(self, program: list[str] | None = None, seed: int | None = None,
+                  deal: list[str] | None = None):
+        """The state at the start of the game (setup or placement).
 
         ``program`` lists card names in order (any of this level's cards, repeats allowed, at least
         as many as each player places); without it, the level's cards are shuffled with ``seed``
-        (default 0).
+        (default 0). With option ``fair_first`` the program is the set of cards player A arranges.
+        ``deal`` is the face-down order of the three instant cards (option ``instant_cards``);
+        without it they are shuffled with ``seed``.
         """
         from .state import State
 
@@ -148,4 +171,23 @@ class Game:
         if len(cards) < self.flags_placed:
             raise SetupError(f"the program has {len(cards)} cards; level {self.level} needs at "
                              f"least {self.flags_placed}, one for each flag a player places")
-        return State(self, cards)
+        instants: list[CardType] = []
+        if self.options["instant_cards"]:
+            if deal is None:
+                deal = self.shuffled_deal(0 if seed is None else seed)
+            instants = self.instant_deal(deal)
+        elif deal is not None:
+            raise SetupError("an instant card deal needs the option instant_cards")
+        return State(self, cards, instants)
+
+    def instant_deal(self, deal) -> list[CardType]:
+        """The instant cards of a deal given by name: each of the three exactly once."""
+        by_name = {c.name.lower(): c for c in INSTANT_CARDS}
+        if not isinstance(deal, (list, tuple)) or not all(isinstance(n, str) for n in deal):
+            raise SetupError("an instant card deal must be a list of card names")
+        cards = [by_name.get(name.strip().lower()) for name in deal]
+        if None in cards or len(set(cards)) != len(INSTANT_CARDS) or len(cards) != 3:
+            names = ", ".join(c.name for c in INSTANT_CARDS)
+            raise SetupError(f"an instant card deal lists {names}, each once, in face-down "
+                             f"order; not {list(deal)!r}")
+        return cards

@@ -29,6 +29,10 @@ FLAG = 6 << _SHIFT
 PARAM = 7 << _SHIFT
 INTERRUPT = 8 << _SHIFT
 TAKE = 9 << _SHIFT
+ARRANGE = 10 << _SHIFT
+SEAT = 11 << _SHIFT
+ICARD = 12 << _SHIFT   # card iS: seat S's unused instant card (RemoveCommand, C12)
+IPARAM = 13 << _SHIFT  # param iS.I: a parameter of seat S's unused instant card (C12)
 KIND_MASK = ~((1 << _SHIFT) - 1)
 
 _BARE = {PASS: "pass", RUN: "run", DONE: "done", DECLARE: "declare", INSTANT: "instant"}
@@ -38,7 +42,30 @@ _ONE_ARG = {PLACE: "place", CARD: "card", TO: "to", AT: "at", PLAYER: "player",
 _ONE_ARG_BY_WORD = {word: kind for kind, word in _ONE_ARG.items()}
 _TWO_ARGS = {FLAG: "flag", PARAM: "param"}
 _TWO_ARGS_BY_WORD = {word: kind for kind, word in _TWO_ARGS.items()}
+_SEATS = ("first", "second")
 _MAX_INDEX = 255
+
+# Card names for ``arrange NAME``: every card declaration registers its name here when it is made
+# (built-in and custom alike), so an action id can carry a name as a small number.
+_CARD_NAMES: list[str] = []
+_CARD_IDS: dict[str, int] = {}
+
+
+def register_card_name(name: str) -> int:
+    """The number standing for a card name in ``arrange NAME`` (letter case ignored)."""
+    key = name.lower()
+    if key not in _CARD_IDS:
+        _CARD_IDS[key] = len(_CARD_NAMES)
+        _CARD_NAMES.append(name)
+    return _CARD_IDS[key]
+
+
+def arrange(name: str) -> int:
+    """The option ``arrange NAME`` (fair first player: the next card of the program)."""
+    key = name.strip().lower()
+    if key not in _CARD_IDS:
+        raise NotationError(f"'arrange {name}': no card is named {name!r}")
+    return ARRANGE | _CARD_IDS[key]
 
 
 def flag(card: int, position: int) -> int:
@@ -77,6 +104,15 @@ def to_string(action: int) -> str:
         return f"{_ONE_ARG[k]} {action & 0xFFFF}"
     if k in _TWO_ARGS:
         return f"{_TWO_ARGS[k]} {(action >> 8) & 0xFF}.{action & 0xFF}"
+    arg = action & 0xFFFF
+    if k == ARRANGE and arg < len(_CARD_NAMES):
+        return f"arrange {_CARD_NAMES[arg]}"
+    if k == SEAT and arg < 2:
+        return f"seat {_SEATS[arg]}"
+    if k == ICARD:
+        return f"card i{arg}"
+    if k == IPARAM:
+        return f"param i{arg >> 8}.{arg & 0xFF}"
     raise NotationError(f"not an action id: {action!r}")
 
 
@@ -97,6 +133,17 @@ def parse(option: str) -> int:
     if not words:
         raise NotationError("empty option")
     head, args = words[0], words[1:]
+    if head == "arrange" and args:
+        return arrange(" ".join(option.split()[1:]))
+    if head == "seat" and len(args) == 1 and args[0] in _SEATS:
+        return SEAT | _SEATS.index(args[0])
+    if head in ("card", "param") and len(args) == 1 and args[0].startswith("i"):
+        # An instant card (C12): card iS, param iS.I.
+        if head == "card":
+            return ICARD | _index(args[0][1:], option)
+        if args[0].count(".") == 1:
+            first, second = args[0][1:].split(".")
+            return IPARAM | _index(first, option) << 8 | _index(second, option)
     if head in _BARE_BY_WORD and not args:
         return _BARE_BY_WORD[head]
     if head in _ONE_ARG_BY_WORD and len(args) == 1:
@@ -106,4 +153,5 @@ def parse(option: str) -> int:
         return _TWO_ARGS_BY_WORD[head] | _index(first, option) << 8 | _index(second, option)
     raise NotationError(
         f"{option!r} is not an option; options look like: pass, run, done, declare, place N, "
-        "card N, flag N.K, to N, at N, player S, param N.I")
+        "card N, flag N.K, to N, at N, player S, param N.I, instant, take N, interrupt N, "
+        "arrange NAME, seat first, seat second, card iS, param iS.I")

@@ -35,9 +35,14 @@ OWNER_SHIFT = 3
 _TRANSIENT = MOVED | RUNNING
 
 # Phases.
-PLACEMENT, EXECUTION, OVER = "placement", "execution", "over"
-# What is being decided.
+SETUP, PLACEMENT, EXECUTION, OVER = "setup", "placement", "execution", "over"
+# What is being decided. The last five belong to the expansions (SPEC section 3): the fair first
+# player's arrangement and seat choice, the instant card draft, sequential open's placement, and
+# an eliminated player's interrupt.
 D_PLACE, D_TURN, D_TARGET, D_OVER = 0, 1, 2, 3
+D_ARRANGE, D_SEAT, D_TAKE, D_OPEN, D_INTERRUPT = 4, 5, 6, 7, 8
+_DECIDING = {D_PLACE: "place", D_TURN: "turn", D_OVER: "over", D_ARRANGE: "arrange",
+             D_SEAT: "seat", D_TAKE: "take", D_OPEN: "open", D_INTERRUPT: "interrupt"}
 
 _PASS, _RUN = N.PASS, N.RUN
 _WITH_PENDING = PENDING.__or__
@@ -56,9 +61,11 @@ class State:
         "removed_queue", "rearrive", "marked", "winner", "draw", "reason", "seen", "repeated",
         "history", "auto_stalemate", "derived", "is_over", "progressed", "_legal", "_sig",
         "plain", "rp_on", "memory_on", "flip", "trail", "here", "c10_visit", "later", "first_cmd",
+        "first", "to_arrange", "deal", "instant", "instant_gone", "opened", "passes", "rot",
+        "tokens", "interrupters", "inst_on", "intr_on", "seq_open", "drawn",
     )
 
-    def __init__(self, game: Game, cards: list[CardType]):
+    def __init__(self, game: Game, cards: list[CardType], instants: list[CardType] = ()):
         n = game.players
         self.game = game
         self.program = tuple(c.name for c in cards)  # as dealt, for records
@@ -108,7 +115,12 @@ class State:
         self.rp_on = options["reverse_priority"]
         self.memory_on = options["memory"]
         self.flip = options["reverse_flips_priority"]
-        self.plain = not (self.rp_on or self.memory_on or self.flip)
+        self.inst_on = options["instant_cards"]
+        self.intr_on = options["interrupt"]
+        self.seq_open = options["sequential_open"]
+        # Interrupt needs to see every advance; instant cards are part of the position (C9).
+        self.plain = not (self.rp_on or self.memory_on or self.flip or self.intr_on
+                          or self.inst_on)
         self.trail: tuple = (None, None)  # C11: the cards of the two arrivals before this one
         self.here: CardType | None = None  # the card of the latest arrival
         self.c10_visit = False  # this visit follows C10 (ReversePriority in the program)
@@ -116,6 +128,28 @@ class State:
         self.first_cmd = True  # the command running is the first of its run
         self._legal: tuple[int, ...] | None = None
         self._sig: tuple | None = None
+        self.first = 0  # the first player: places first (seat 0 unless the fair first player)
+        self.deal = tuple(instants)  # instant cards in face-down order (the referee's truth)
+        # Per seat: the unused instant card and the net chips on its parameters, or None; and how
+        # it left the game: None, ("used", card) revealed, or ("discarded", None) unrevealed.
+        self.instant: tuple = (None,) * n
+        self.instant_gone: tuple = (None,) * n
+        self.opened = len(cards)  # sequential open: the cards before this index are face up
+        self.passes = 0  # sequential open: passes in a row on the open card
+        self.rot = 0  # sequential open: the seat whose turn it is in the rotation
+        self.tokens: tuple[int, ...] = (0,) * n  # interrupt tokens (C13)
+        self.interrupters: tuple[int, ...] = ()  # eliminated seats still to answer this advance
+        self.drawn: tuple[int, ...] = ()  # face-down instant cards taken so far, by index
+        self.to_arrange: tuple[CardType, ...] = ()
+        if options["fair_first"]:  # A (seat 0) lays out the program card by card
+            self.to_arrange = tuple(cards)
+            for name in ("kinds", "mods", "vals", "queues", "uids"):
+                setattr(self, name, [])
+            self.phase = SETUP
+            self.decision = D_ARRANGE
+            self.to_move = 0
+        else:
+            self._after_arrangement()
 
     # ------------------------------------------------------------------ public API
 
@@ -159,6 +193,8 @@ class State:
                 self._next_turn()
             elif action == _RUN:
                 self._start_command()
+            elif action == N.INSTANT:
+                self._start_instant()
             else:
                 self._end_stalemate()
                 return
@@ -167,8 +203,15 @@ class State:
                 self._end_stalemate()
                 return
             self._choose(action)
-        else:
+        elif d == D_PLACE:
             self._place(action & 0xFFFF)
+        elif d == D_INTERRUPT:
+            if action == N.DECLARE:
+                self._end_stalemate()
+                return
+            self._interrupt(action)
+        else:
+            self._setup_action(d, action)
         self._reached()
 
     def copy(self) -> State:
@@ -177,7 +220,7 @@ class State:
         for name in State.__slots__:
             setattr(new, name, getattr(self, name))
         for name in ("kinds", "mods", "vals", "queues", "uids", "lives", "supply", "hand",
-                     "removed", "on_board", "chips", "alive", "history"):
+                     "removed", "on_board", "chips", "alive", "history"):  # the rest: immutable
             setattr(new, name, list(getattr(self, name)))
         new.seen = set(self.seen)
         return new
@@ -185,7 +228,8 @@ class State:
     def position_key(self) -> tuple:
         """The position (C9): what decides the future, with flags known only by owner and marks."""
         return self._key() + (tuple(self.lives), tuple(self.supply), tuple(self.hand),
-                              tuple(self.alive), self.phase)
+                              tuple(self.alive), self.phase, self.first, self.opened,
+                              self.passes, self.rot, self.to_arrange, self.instant_gone)
 
     def returns(self) -> list[float]:
         """+1 for the winner and -1 for the others; all 0 for a draw or a game not over."""
@@ -196,14 +240,11 @@ class State:
     @property
     def deciding(self) -> str:
         """What the current decision is about: place, turn, card, flag, to, at, player, param,
-        or over when the game has ended."""
+        or over when the game has ended; with the expansions also arrange, seat, take, open
+        (sequential open's place-or-pass) and interrupt."""
         d = self.decision
-        if d == D_PLACE:
-            return "place"
-        if d == D_TURN:
-            return "turn"
-        if d == D_OVER:
-            return "over"
+        if d != D_TARGET:
+            return _DECIDING[d]
         step = self.cmd.effect[self.step_i]
         if self.selected is not None:
             return "to" if step.action == "move_flag" else "at"
@@ -268,6 +309,8 @@ class State:
         d = self.decision
         if d == D_TURN:
             base = _TURN_PASS_RUN if self._can_run() else _TURN_PASS_ONLY
+            if self.inst_on and self._can_run_instant():
+                base += (N.INSTANT,)
             return base + (N.DECLARE,) if self.repeated else base
         if d == D_TARGET:
             targets = self._targets()
@@ -279,7 +322,7 @@ class State:
         if d == D_PLACE:
             mine = self.to_move << OWNER_SHIFT  # flags carry no marks during placement
             return tuple([N.PLACE | i for i, q in enumerate(self.queues) if mine not in q])
-        return ()
+        return self._setup_legal(d)
 
     def _can_run(self) -> bool:
         """C4: "run" is offered only when running changes the game."""
@@ -316,12 +359,18 @@ class State:
             elif a == "raise":
                 if (self.chips[0] and any(self.vals)) or any(m < 0 for ms in self.mods for m in ms):
                     return True
+                if self.inst_on and any(self.chips[0] or m < 0
+                                        for _, _, m, _ in self._instant_slots()):
+                    return True
             elif a == "lower":
                 chips = self.chips[1]
                 for ms, vs in zip(self.mods, self.vals):
                     for m, v in zip(ms, vs):
                         if v > 0 and (m > 0 or chips):
                             return True
+                if self.inst_on and any(v > 0 and (m > 0 or chips)
+                                        for _, _, m, v in self._instant_slots()):
+                    return True
         return False
 
     def _targets(self) -> list[int]:
@@ -354,25 +403,48 @@ class State:
                 return [N.AT | i for i in range(len(queues)) if i != at]
             chosen = self.chosen or ()
             this = self.this_uid if step.other else -1
-            return [N.CARD | i for i, u in enumerate(self.uids) if u != this and u not in chosen]
+            cards = [N.CARD | i for i, u in enumerate(self.uids) if u != this and u not in chosen]
+            if a == "remove_card" and self.inst_on:  # C12: an unused instant card is a card
+                cards += [N.ICARD | s for s, held in enumerate(self.instant) if held]
+            return cards
         if a == "raise":
-            return [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals) for j in range(len(vs))]
-        # lower
-        return [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals)
-                for j, v in enumerate(vs) if v > 0]
+            params = [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals)
+                      for j in range(len(vs))]
+        else:
+            params = [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals)
+                      for j, v in enumerate(vs) if v > 0]
+        if self.inst_on:
+            params += [N.IPARAM | s << 8 | j for s, j, m, v in self._instant_slots()
+                       if a == "raise" or v > 0]
+        return params
+
+    def _instant_slots(self):
+        """C12: the parameters of unused instant cards the actor may choose, as
+        (seat, index, modifier, value): all of their own card's, only the first of another's."""
+        for s, held in enumerate(self.instant):
+            if held:
+                card, mods = held
+                for j in range(len(card.params) if s == self.to_move else 1):
+                    yield s, j, mods[j], card.params[j] + mods[j]
 
     # ------------------------------------------------------------------ placement
 
     def _place(self, card: int) -> None:
-        seat = self.to_move
-        self.queues[card] += (seat << OWNER_SHIFT,)
-        self.hand[seat] -= 1
-        self.on_board[seat] += 1
+        self._put(card, self.to_move)
         self.place_index += 1
         if self.place_index < len(self.place_order):
             self.to_move = self.place_order[self.place_index]
             return
-        # Start of execution (SPEC 7.1): eliminations, then a fresh arrival on card 0.
+        self._begin_execution()
+
+    def _put(self, card: int, seat: int) -> None:
+        """A flag from the seat's hand joins the card's tail (placement)."""
+        self.queues[card] += (seat << OWNER_SHIFT,)
+        self.hand[seat] -= 1
+        self.on_board[seat] += 1
+
+    def _begin_execution(self) -> None:
+        """Start of execution (SPEC 7.1): eliminations, then a fresh arrival on card 0."""
         self.phase = EXECUTION
         self._sig = None
         if self._eliminate():
@@ -380,6 +452,142 @@ class State:
         self.cursor = 0
         self.direction = 1
         self._arrive()
+        self._next_turn()
+
+    # ------------------------------------------------------------------ setup (SPEC section 3)
+
+    def _after_arrangement(self) -> None:
+        """The program is laid out: the instant card draft if on, then placement."""
+        if self.inst_on:
+            self.phase = SETUP
+            self.decision = D_TAKE
+            self.to_move = 1 - self.first  # the second player takes first (000)
+        else:
+            self._start_placement()
+
+    def _start_placement(self) -> None:
+        self.phase = PLACEMENT
+        if self.seq_open:  # card 0 opens; the first player starts the rotation
+            self.opened = 1
+            self.rot = self.to_move = self.first
+            self.passes = 0
+            self.decision = D_OPEN
+            return
+        n = self.players
+        self.place_order = tuple((s + self.first) % n for s in self.game.placement_order)
+        self.place_index = 0
+        self.decision = D_PLACE
+        self.to_move = self.place_order[0]
+
+    def _setup_legal(self, d: int) -> tuple[int, ...]:
+        if d == D_OPEN:
+            seat = self.to_move
+            c = self.opened - 1
+            if self.hand[seat] and seat << OWNER_SHIFT not in self.queues[c]:
+                return (_PASS, N.PLACE | c)
+            return (_PASS,)
+        if d == D_INTERRUPT:
+            options = (_PASS,) + tuple(N.INTERRUPT | i for i in range(len(self.queues)))
+            return options + (N.DECLARE,) if self.repeated else options
+        if d == D_ARRANGE:
+            return tuple(dict.fromkeys(N.arrange(card.name) for card in self.to_arrange))
+        if d == D_SEAT:
+            return (N.SEAT | 0, N.SEAT | 1)
+        if d == D_TAKE:
+            return tuple(N.TAKE | i for i in range(len(self.deal)) if i not in self.drawn)
+        return ()
+
+    def _setup_action(self, d: int, action: int) -> None:
+        arg = action & 0xFFFF
+        if d == D_OPEN:
+            self._open_turn(action)
+        elif d == D_ARRANGE:  # fair first player: A puts the named card next in the program
+            k = next(k for k, card in enumerate(self.to_arrange) if N.arrange(card.name) == action)
+            card = self.to_arrange[k]
+            self.to_arrange = self.to_arrange[:k] + self.to_arrange[k + 1:]
+            self.kinds.append(card)
+            self.mods.append((0,) * len(card.params))
+            self.vals.append(card.params)
+            self.queues.append(())
+            self.uids.append(len(self.uids))
+            self.opened = len(self.kinds)
+            if not self.to_arrange:
+                self.decision = D_SEAT
+                self.to_move = 1  # B, the player who did not arrange, chooses
+        elif d == D_SEAT:
+            self.first = 1 if arg == 0 else 0  # B is seat 1: "first" makes seat 1 first
+            self._after_arrangement()
+        else:  # D_TAKE
+            self.drawn += (arg,)
+            card = self.deal[arg]
+            instant = list(self.instant)
+            instant[self.to_move] = (card, (0,) * len(card.params))
+            self.instant = tuple(instant)
+            if len(self.drawn) == 2:  # the third card stays face down all game
+                self._start_placement()
+            else:
+                self.to_move = self.first
+
+    def _open_turn(self, action: int) -> None:
+        """Sequential open: place on the open card or pass, in one rotation; when everyone has
+        passed in a row the next card opens; after the last, C14."""
+        n = self.players
+        if action == _PASS:
+            self.passes += 1
+        else:
+            self._put(self.opened - 1, self.to_move)
+            self.passes = 0
+        self.rot = (self.rot + 1) % n
+        if not any(self.hand):  # every flag is placed: the rest open, and execution begins
+            self.opened = len(self.queues)
+            self._begin_execution()
+            return
+        if self.passes == n:
+            self.passes = 0
+            if self.opened == len(self.queues):  # C14: the rest as in 2.2, the rotation going on
+                order, hand, seat = [], list(self.hand), self.rot
+                while any(hand):
+                    if hand[seat]:
+                        order.append(seat)
+                        hand[seat] -= 1
+                    seat = (seat + 1) % n
+                self.place_order = tuple(order)
+                self.place_index = 0
+                self.decision = D_PLACE
+                self.to_move = order[0]
+                return
+            self.opened += 1
+        self.to_move = self.rot
+
+    def _offer_interrupts(self) -> bool:
+        """C13, after an advance and before the visit: eliminated players gain a token when the
+        cursor comes onto card 0 (P15: never more tokens than flags in supply), then each one
+        holding a token, in seat order, may interrupt. True if someone is to decide."""
+        alive = self.alive
+        if all(alive):
+            return False
+        n = self.players
+        if self.cursor == 0:
+            self.tokens = tuple(t if alive[p] else min(t + 1, self.supply[p])
+                                for p, t in enumerate(self.tokens))
+        who = tuple(p for p in range(n) if not alive[p] and self.tokens[p] and self.supply[p])
+        if not who:
+            return False
+        self.interrupters = who
+        self.decision = D_INTERRUPT
+        self.to_move = who[0]
+        return True
+
+    def _interrupt(self, action: int) -> None:
+        seat = self.to_move
+        if action != _PASS:  # spend a token: a flag from supply joins the card's tail
+            self.tokens = tuple(t - (p == seat) for p, t in enumerate(self.tokens))
+            self._add_flag(action & 0xFFFF, seat)
+        self.interrupters = self.interrupters[1:]
+        if self.interrupters:
+            self.to_move = self.interrupters[0]
+            return
+        self._arrive()  # the visit starts with the interrupting flags in place
         self._next_turn()
 
     # ------------------------------------------------------------------ visits (C1)
@@ -461,6 +669,8 @@ class State:
             if empty > len(queues):
                 raise AssertionError("no flag on any card, yet the game is not over")
             self.cursor = (c + self.direction) % len(queues)
+            if self.intr_on and self._offer_interrupts():
+                return  # the visit starts once the interrupts are answered
             self._arrive()
 
     def _give_turn(self, c: int, q: tuple[int, ...], k: int) -> None:
@@ -478,6 +688,38 @@ class State:
         self.decision = D_TURN
 
     # ------------------------------------------------------------------ commands
+
+    def _can_run_instant(self) -> bool:
+        """Instant cards: the seat to move holds one, and running it here changes the game."""
+        held = self.instant[self.to_move]
+        return held is not None and self._changes(held[0], self._instant_values(held))
+
+    @staticmethod
+    def _instant_values(held: tuple) -> tuple[int, ...]:
+        card, mods = held
+        return tuple(p + m for p, m in zip(card.params, mods))
+
+    def _start_instant(self) -> None:
+        """The flag's owner runs their instant card's command as if printed on this card; the
+        instant card leaves the game, revealed."""
+        seat = self.to_move
+        held = self.instant[seat]
+        values = self._instant_values(held)  # counts are read at run
+        self._instant_leaves(seat, "used")
+        self.this_uid = self.uids[self.cursor]
+        self.removed_queue = None
+        self.first_cmd = True
+        self._begin(held[0], values)
+
+    def _instant_leaves(self, seat: int, how: str) -> None:
+        """Seat's instant card leaves the game: ``used`` (revealed) or ``discarded``
+        (RemoveCommand, unrevealed); its chips go back to the supply (P14)."""
+        card, mods = self.instant[seat]
+        self._chips_back(mods)
+        self.instant = tuple(None if s == seat else h for s, h in enumerate(self.instant))
+        self.instant_gone = tuple((how, card if how == "used" else None) if s == seat else g
+                                  for s, g in enumerate(self.instant_gone))
+        self._progress()
 
     def _start_command(self) -> None:
         c = self.cursor
@@ -568,10 +810,22 @@ class State:
         elif kind == N.PLAYER:
             self.chosen |= 1 << arg
             self._damage(arg, self.cmd_vals[step.amount])
-        else:  # PARAM
+        elif kind == N.PARAM:
             card, index = arg >> 8, arg & 0xFF
             amount = self.cmd_vals[step.amount]
             self._change_param(card, index, amount if a == "raise" else -amount)
+        elif kind == N.ICARD:  # C12: RemoveCommand discards an unused instant card unrevealed
+            self._instant_leaves(arg, "discarded")
+        else:  # IPARAM
+            seat, index = arg >> 8, arg & 0xFF
+            amount = self.cmd_vals[step.amount]
+            card, mods = self.instant[seat]
+            mods = list(mods)
+            mods[index] = self._shift(card.params[index], mods[index],
+                                      amount if a == "raise" else -amount)
+            instant = list(self.instant)
+            instant[seat] = (card, tuple(mods))
+            self.instant = tuple(instant)
         self.n_chosen += 1
         self.count_left -= 1
         if self.count_left:
@@ -690,8 +944,7 @@ class State:
         queue = self.queues[i]
         self.removed_queue = queue
         self._discard(queue)
-        for m in self.mods[i]:  # P8: its chips go back to the shared supply
-            self.chips[m < 0] += abs(m)
+        self._chips_back(self.mods[i])  # P8
         if i == cursor and n > 1:
             # C3: the visit ends; the follower, worked out before the removal, is arrived at anew.
             follower = (cursor + self.direction) % n
@@ -704,6 +957,11 @@ class State:
             self.cursor = 0
         self._sig = None
         self._progress()
+
+    def _chips_back(self, mods: tuple[int, ...]) -> None:
+        """A card with these net chips leaves the game: its chips go back to the supply (P8)."""
+        for m in mods:
+            self.chips[m < 0] += abs(m)
 
     def _do(self, action: str) -> None:
         if action == "reverse":
@@ -723,9 +981,18 @@ class State:
     def _change_param(self, card: int, index: int, delta: int) -> None:
         """Raise (delta > 0) or lower a parameter by chips, within the chip supply (SPEC 2.5)."""
         mods = list(self.mods[card])
-        m = mods[index]
-        chips = self.chips
         printed = self.kinds[card].params[index]
+        m = mods[index] = self._shift(printed, mods[index], delta)
+        self.mods[card] = tuple(mods)
+        vals = list(self.vals[card])
+        vals[index] = printed + m
+        self.vals[card] = tuple(vals)
+        self._sig = None
+
+    def _shift(self, printed: int, m: int, delta: int) -> int:
+        """The net chips ``m`` on a parameter printed ``printed`` after raising it by ``delta``
+        (lowering if negative), chip by chip within the shared chip supply (SPEC 2.5)."""
+        chips = self.chips
         if delta > 0:
             for _ in range(delta):
                 if m < 0:
@@ -746,12 +1013,7 @@ class State:
                     m -= 1
                 else:
                     break
-        mods[index] = m
-        self.mods[card] = tuple(mods)
-        vals = list(self.vals[card])
-        vals[index] = printed + m
-        self.vals[card] = tuple(vals)
-        self._sig = None
+        return m
 
     # ------------------------------------------------------------------ the end (2.6, 2.7)
 
@@ -791,14 +1053,19 @@ class State:
             for code in order:
                 if code >> OWNER_SHIFT in before:
                     return code >> OWNER_SHIFT
-        return self.to_move
+        if self.to_move in before:
+            return self.to_move
+        # P16: an interrupting (eliminated) actor cannot win: the C9 tie-break among the players
+        # who were still in decides.
+        return self.tiebreak_winner(before)
 
     def _end_stalemate(self) -> None:
         self._finish(self.tiebreak_winner(), "stalemate")
 
-    def tiebreak_winner(self) -> int:
-        """C9: the winner if the game were declared a stalemate now."""
-        tied = [p for p in range(self.players) if self.alive[p]]
+    def tiebreak_winner(self, among: list[int] | None = None) -> int:
+        """C9: the winner if the game were declared a stalemate now (among the players still
+        in, or those given)."""
+        tied = [p for p in range(self.players) if self.alive[p]] if among is None else among
         heads = [0] * self.players
         for q in self.queues:
             if q:
@@ -871,13 +1138,15 @@ class State:
         elif d == D_TARGET:
             ctx = self._target_context()
         else:
-            ctx = (d, self.to_move)
+            ctx = (d, self.to_move, self.interrupters)
         key = (ctx, self.cursor, self.direction, sig, *self.queues)
         if self.plain:
             return key
-        # The state of the expansions (C9): the remembered cards, and whether C10 rules the visit.
+        # The state of the expansions (C9): the remembered cards, whether C10 rules the visit,
+        # the unused instant cards with their chips, the interrupt tokens.
         return key + (tuple(None if r is None else r.name for r in self.trail),
-                      None if self.here is None else self.here.name, self.c10_visit)
+                      None if self.here is None else self.here.name, self.c10_visit,
+                      tuple(h and (h[0].name, h[1]) for h in self.instant), self.tokens)
 
     def _target_context(self) -> tuple:
         """What is being decided inside a command (SPEC 7.1): the command, its step, the count
