@@ -34,6 +34,7 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "players_n": ("{n} players", "{n}人"),
     "seed": ("seed {n}", "シード {n}"),
     "move_no": ("move {n}", "{n}手目"),
+    "phase.setup": ("setup", "準備フェーズ"),
     "phase.placement": ("placement", "配置フェーズ"),
     "phase.execution": ("execution", "実行フェーズ"),
     "phase.over": ("game over", "ゲーム終了"),
@@ -78,6 +79,35 @@ _STRINGS: dict[str, tuple[str, str]] = {
                       "{p}が{card}を実行中: プレイヤーを選ぶ。"),
     "decide.param": ("{p} is running {card}: choose a parameter.",
                      "{p}が{card}を実行中: パラメータを選ぶ。"),
+    "decide.arrange": ("{p} (A) lays out the program: choose the next card.",
+                       "{p}（A）がプログラムを並べる: 次のカードを選ぶ。"),
+    "decide.seat": ("{p} (B) chooses to play first or second.",
+                    "{p}（B）が先手か後手かを選ぶ。"),
+    "decide.take": ("{p}: take one of the face-down instant cards.",
+                    "{p}: 伏せられた即時コマンドカードを1枚取る。"),
+    "decide.open": ("{p}: place a flag on the open card {card}, or pass.",
+                    "{p}: 開いたカード{card}にフラグを置くか、パスする。"),
+    "decide.interrupt": ("{p} (out) may spend an interrupt token: add a flag to a card, or pass.",
+                         "{p}（脱落）: インタラプトでカードにフラグを追加するか、パスする。"),
+    "face_down": ("face down", "伏せ札"),
+    "instant_line": ("Instant cards: {cards}", "即時コマンドカード: {cards}"),
+    "instant.held": ("{card}", "{card}"),
+    "instant.hidden": ("face down", "伏せたまま"),
+    "instant.none": ("none yet", "まだなし"),
+    "instant.used": ("used ({card})", "使用済み（{card}）"),
+    "instant.discarded": ("discarded", "破棄"),
+    "tokens_line": ("Interrupt tokens: {tokens}", "インタラプトトークン: {tokens}"),
+    "first_line": ("{p} plays first.", "{p}が先手。"),
+    "opt.arrange": ("next card: {card}", "次のカード: {card}"),
+    "opt.seat_first": ("play first", "先手を選ぶ"),
+    "opt.seat_second": ("play second", "後手を選ぶ"),
+    "opt.take": ("face-down card {n}", "伏せ札{n}"),
+    "opt.instant": ("run your instant card {card} here: {text}",
+                    "ここで即時コマンドカード「{card}」を実行: {text}"),
+    "opt.interrupt": ("interrupt: a flag to {card}", "インタラプト: {card}にフラグ"),
+    "opt.icard": ("{p}'s instant card", "{p}の即時コマンドカード"),
+    "opt.iparam": ("{p}'s instant card: parameter {i} (now {v})",
+                   "{p}の即時コマンドカード: パラメータ{i}（現在{v}）"),
     "repeated": ("This position has occurred before: you may declare a stalemate.",
                  "この局面は以前にも現れました。膠着状態を宣言できます。"),
     "prompt": ("{p} > ", "{p} > "),
@@ -207,7 +237,27 @@ def option_label(state: State, option: str, lang: str = "en") -> str:
         c, i = N.pair(action)
         return t("opt.param", lang, card=_q(card_name(state, c, lang), lang), i=i,
                  v=state.vals[c][i])
-    return option if run is None else option
+    if kind == N.INTERRUPT:
+        return t("opt.interrupt", lang, card=_q(card_name(state, N.argument(action), lang), lang))
+    if kind == N.TAKE:
+        return t("opt.take", lang, n=N.argument(action))
+    if kind == N.SEAT:
+        return t("opt.seat_first" if N.argument(action) == 0 else "opt.seat_second", lang)
+    if kind == N.ARRANGE:
+        card = next(c for c in state.to_arrange if N.arrange(c.name) == action)
+        return t("opt.arrange", lang, card=f"{card.display_name(lang)}: {card.text_for(None, lang)}")
+    if action == N.INSTANT:  # only the seat to move sees its own options
+        held = state.instant[state.to_move]
+        values = tuple(p + m for p, m in zip(held[0].params, held[1]))
+        return t("opt.instant", lang, card=held[0].display_name(lang),
+                 text=held[0].text_for(values, lang))
+    if kind == N.ICARD:
+        return t("opt.icard", lang, p=colour(N.argument(action), lang))
+    if kind == N.IPARAM:
+        s, i = N.pair(action)
+        held = state.instant[s]
+        return t("opt.iparam", lang, p=colour(s, lang), i=i, v=held[0].params[i] + held[1][i])
+    return option
 
 
 # ---------------------------------------------------------------------- describe
@@ -219,6 +269,16 @@ _EN = {
     "ran": "{p} ran {card}: {what}.",
     "done": "{p} stopped choosing targets for {card}.",
     "declare": "{p} declared a stalemate.",
+    "arrange": "{p} laid out {card} as card {n}.",
+    "seat": "{p} chose to play {which}.",
+    "first": "first",
+    "second": "second",
+    "take": "{p} took face-down instant card {n}.",
+    "open_pass": "{p} passed on the open card {card}.",
+    "interrupt": "{p} interrupted: a flag to {card}.",
+    "interrupt_pass": "{p} did not interrupt.",
+    "instant": "{p} runs the instant card {card} on {dst}.",
+    "discard_instant": "discarded {who}'s instant card unseen",
     "move_flag": "moved {owner}'s flag from {src} to {dst}",
     "pick_flag": "{p} picked {owner}'s flag on {src} to move.",
     "remove_flag": "removed {owner}'s flag from {src}",
@@ -249,6 +309,16 @@ _JA = {
     "ran": "{p}が{card}を実行: {what}。",
     "done": "{p}は{card}の対象選択を終えた。",
     "declare": "{p}が膠着状態を宣言した。",
+    "arrange": "{p}が{card}を{n}番目に並べた。",
+    "seat": "{p}は{which}を選んだ。",
+    "first": "先手",
+    "second": "後手",
+    "take": "{p}が伏せ札{n}の即時コマンドカードを取った。",
+    "open_pass": "{p}は開いたカード{card}をパスした。",
+    "interrupt": "{p}がインタラプト: {card}にフラグ。",
+    "interrupt_pass": "{p}はインタラプトしなかった。",
+    "instant": "{p}が{dst}で即時コマンドカード{card}を実行する。",
+    "discard_instant": "{who}の即時コマンドカードを伏せたまま破棄した",
     "move_flag": "{owner}のフラグを{src}から{dst}へ移動した",
     "pick_flag": "{p}が{src}の{owner}のフラグを移動するために選んだ。",
     "remove_flag": "{src}の{owner}のフラグを取り除いた",
@@ -292,10 +362,30 @@ def describe(before: State, option: str, lang: str = "en") -> str:
         return _q(card_name(state, i, lang), lang)
 
     run = before.running_card
-    running = cname(before, run) if run is not None else cname(before, before.cursor)
+    if run is not None:
+        running = cname(before, run)
+    else:  # no card during the arrangement of the program (fair first player)
+        running = cname(before, before.cursor) if before.cursor < len(before.kinds) else ""
     what: list[str] = []
     if kind == N.PLACE:
         text = w["place"].format(p=p, card=cname(before, N.argument(action)))
+    elif kind == N.ARRANGE:
+        text = w["arrange"].format(p=p, card=cname(after, len(before.kinds)),
+                                   n=len(before.kinds))
+    elif kind == N.SEAT:
+        text = w["seat"].format(p=p, which=w["first" if N.argument(action) == 0 else "second"])
+    elif kind == N.TAKE:
+        text = w["take"].format(p=p, n=N.argument(action))
+    elif kind == N.INTERRUPT:
+        text = w["interrupt"].format(p=p, card=cname(before, N.argument(action)))
+    elif action == N.PASS and before.deciding == "interrupt":
+        text = w["interrupt_pass"].format(p=p)
+    elif action == N.PASS and before.deciding == "open":
+        text = w["open_pass"].format(p=p, card=cname(before, before.opened - 1))
+    elif action == N.INSTANT:
+        held = before.instant[actor]
+        text = w["instant"].format(p=p, card=_q(held[0].display_name(lang), lang),
+                                   dst=cname(before, before.cursor))
     elif action == N.PASS:
         text = w["pass"].format(p=p, card=cname(before, before.cursor))
     elif action == N.DECLARE:
@@ -350,6 +440,15 @@ def describe(before: State, option: str, lang: str = "en") -> str:
             a, b = before.vals[c][i], after.vals[c][i]
             key = "param_same" if a == b else ("raise" if b > a else "lower")
             what.append(w[key].format(dst=cname(before, c), i=i, a=a, b=b))
+        elif kind == N.ICARD:
+            what.append(w["discard_instant"].format(who=colour(N.argument(action), lang)))
+        elif kind == N.IPARAM:
+            s, i = N.pair(action)
+            held, held_after = before.instant[s], after.instant[s]
+            a, b = held[0].params[i] + held[1][i], held_after[0].params[i] + held_after[1][i]
+            key = "param_same" if a == b else ("raise" if b > a else "lower")
+            dst = t("opt.icard", lang, p=colour(s, lang))
+            what.append(w[key].format(dst=dst, i=i, a=a, b=b))
         text = w["ran"].format(p=p, card=running, what=w["join"].join(what) or option)
     # Eliminations and the end of the game.
     for seat in range(before.players):

@@ -17,10 +17,12 @@ from typing import Any
 from .core.game import Game
 from .core.notation import to_string
 from .core.state import State
+from .core.view import REFEREE, check_viewer, knows_card, knows_instant
 from .errors import IllegalOptionError, RecordError, SetupError
 
 FORMAT = "spaghetti-record/1"
-_KEYS = {"format", "variant", "level", "players", "options", "program", "seed", "actions", "meta"}
+_KEYS = {"format", "variant", "level", "players", "options", "program", "seed", "instant_deal",
+         "actions", "meta", "masked_for"}
 
 
 def record_of(state: State, meta: dict | None = None) -> dict[str, Any]:
@@ -33,23 +35,55 @@ def record_of(state: State, meta: dict | None = None) -> dict[str, Any]:
         "players": game.players,
         "options": dict(game.options),
         "program": list(state.program),
-        "actions": [to_string(a) for a in state.history],
     }
+    if state.deal:
+        record["instant_deal"] = [card.name for card in state.deal]
+    record["actions"] = [to_string(a) for a in state.history]
     if meta:
         record["meta"] = meta
     return record
 
 
-def dumps(state: State, meta: dict | None = None) -> str:
-    """The record of a game as JSON text (one action a line, easy to read and diff)."""
+def masked_record_of(state: State, seat: int, meta: dict | None = None) -> dict[str, Any]:
+    """The record as ``seat`` may know it: what is hidden from that seat is ``null`` (instant
+    cards it may not know, face-down cards not yet opened) or ``arrange ?``. Such a record says
+    ``masked_for`` and can be read but not replayed."""
+    check_viewer(state, seat)
     record = record_of(state, meta)
+    if seat == REFEREE:
+        return record
+    record["masked_for"] = seat
+    if state.deal:
+        order = [1 - state.first, state.first]  # the seats in drawing order
+        known = {state.drawn[k] for k, s in enumerate(order[:len(state.drawn)])
+                 if knows_instant(state, seat, s)}
+        record["instant_deal"] = [card.name if i in known or state.is_over else None
+                                  for i, card in enumerate(state.deal)]
+    if state.game.options["sequential_open"]:
+        if state.game.options["fair_first"]:  # the program is the set of cards (public)
+            arranged = 0
+            for i, action in enumerate(record["actions"]):
+                if action.startswith("arrange "):
+                    if not knows_card(state, seat, arranged):
+                        record["actions"][i] = "arrange ?"
+                    arranged += 1
+        else:
+            record["program"] = [name if knows_card(state, seat, i) else None
+                                 for i, name in enumerate(record["program"])]
+    return record
+
+
+def dumps(state: State, meta: dict | None = None, seat: int | str = REFEREE) -> str:
+    """The record of a game as JSON text (one action a line, easy to read and diff); for a
+    seat, with what it may not know masked (:func:`masked_record_of`)."""
+    record = masked_record_of(state, seat, meta)
     actions = record.pop("actions")
     head = json.dumps(record, ensure_ascii=False)[:-1]
     body = ",\n".join("  " + json.dumps(a) for a in actions)
     return head + (', "actions": [\n' + body + "\n]}\n" if actions else ', "actions": []}\n')
 
 
-def parse(data: Any) -> tuple[Game, list[str] | None, int | None, list[str]]:
+def parse(data: Any) -> tuple[Game, list[str] | None, int | None, list[str] | None, list[str]]:
     """Check a decoded record's fields: its game, program or seed, and actions (not yet played)."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
@@ -63,6 +97,9 @@ def parse(data: Any) -> tuple[Game, list[str] | None, int | None, list[str]]:
             raise RecordError(f"missing field {name!r}")
     if not isinstance(data.get("meta", {}), dict):
         raise RecordError("meta: must be an object")
+    if "masked_for" in data:
+        raise RecordError(f"this record is masked for seat {data['masked_for']!r} (hidden parts "
+                          "are null): it can be read, not replayed")
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise RecordError("options: must be an object")
@@ -84,22 +121,35 @@ def parse(data: Any) -> tuple[Game, list[str] | None, int | None, list[str]]:
                 raise RecordError(f"program[{i}]: {exc}") from None
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise RecordError(f"seed: must be a whole number, not {seed!r}")
+    deal = data.get("instant_deal")
+    if deal is not None:
+        if not game.options["instant_cards"]:
+            raise RecordError("instant_deal: the record's options do not have instant_cards on")
+        try:
+            game.instant_deal(deal)
+        except SetupError as exc:
+            raise RecordError(f"instant_deal: {exc}") from None
     actions = data.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError("actions: must be a list of option strings")
     for i, action in enumerate(actions):
         if not isinstance(action, str):
             raise RecordError(f"actions[{i}]: must be a string, not {action!r}")
-    return game, program, seed, actions
+    return game, program, seed, deal, actions
+
+
+def start(data: Any) -> tuple[State, list[str]]:
+    """A decoded record's first state (before any action) and its actions, not yet played."""
+    game, program, seed, deal, actions = parse(data)
+    try:
+        return game.new_state(program, seed, deal), actions
+    except SetupError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def replay(data: Any, upto: int | None = None) -> State:
     """The state after a decoded record's actions (the first ``upto`` of them if given)."""
-    game, program, seed, actions = parse(data)
-    try:
-        state = game.new_state(program, seed)
-    except SetupError as exc:
-        raise RecordError(str(exc)) from None
+    state, actions = start(data)
     for i, option in enumerate(actions[:upto]):
         try:
             state.apply(option)

@@ -18,7 +18,7 @@ from rich.console import Console
 from .. import records
 from ..ai import LEVELS, make_player
 from ..core.game import OPTIONS, Game
-from ..core.view import view
+from ..core.view import OBSERVER, REFEREE, view
 from ..errors import RecordError, SetupError, SpaghettiError
 from ..i18n import LANGS, describe
 from .render import render
@@ -217,8 +217,7 @@ def replay(file: str, as_json: bool, lang: str) -> None:
     if as_json:
         click.echo(json.dumps(view(final), ensure_ascii=False, indent=2))
         return
-    game, program, seed, actions = records.parse(data)
-    state = game.new_state(program, seed)
+    state, actions = records.start(data)
     width = len(str(len(actions)))
     for i, option in enumerate(actions, 1):
         click.echo(f"{i:>{width}}. {describe(state, option, lang)}")
@@ -228,25 +227,67 @@ def replay(file: str, as_json: bool, lang: str) -> None:
     console.print(render(final, lang, width=console.width, log_size=0))
 
 
+def _viewer(text: str | None):
+    """A --seat value: a seat number, "observer" or "referee" (None: the referee)."""
+    if text is None:
+        return REFEREE
+    text = text.strip().lower()
+    if text in (REFEREE, OBSERVER):
+        return text
+    if text.isdigit():
+        return int(text)
+    raise SetupError(f"--seat {text!r}: give a seat number, 'observer' or 'referee'")
+
+
+_SEAT_HELP = ("Whose view: a seat number (what that player may know), 'observer' (public only, "
+              "until the game is over) or 'referee' (everything; the default).")
+
+
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--upto", type=click.IntRange(min=0), default=None,
               help="Only the first N actions of the record.")
-def state(file: str, upto: int | None) -> None:
+@click.option("--seat", default=None, metavar="S", help=_SEAT_HELP)
+def state(file: str, upto: int | None, seat: str | None) -> None:
     """Print the state view (JSON) after a record's actions.
 
     \b
     Examples:
       spaghetti state game.json
       spaghetti state game.json --upto 8
+      spaghetti state game.json --seat 1      # what seat 1 may know
     """
     data = _read_record_data(file)
+    viewer = _viewer(seat)
     if upto is not None:
-        total = len(records.parse(data)[3])
+        total = len(records.parse(data)[-1])
         if upto > total:
             raise RecordError(f"--upto {upto}: the record has only {total} actions")
     final = records.replay(data, upto)
-    click.echo(json.dumps(view(final), ensure_ascii=False, indent=2))
+    click.echo(json.dumps(view(final, viewer), ensure_ascii=False, indent=2))
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--seat", required=True, metavar="S", help=_SEAT_HELP)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="Write the record to FILE ('-': standard output).")
+def export(file: str, seat: str, output: str) -> None:
+    """Write a record as a seat may know it: hidden parts (another's instant card, face-down
+    cards) are null. Such a record can be read but not replayed.
+
+    \b
+    Examples:
+      spaghetti export game.json --seat 0 -o for-red.json
+      spaghetti export game.json --seat observer
+    """
+    final = records.replay(_read_record_data(file))
+    text = records.dumps(final, seat=_viewer(seat))
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
 
 
 @cli.command()

@@ -102,9 +102,17 @@ class Session:
         if self.clear:
             self.console.clear()
         human_seats = [s for s, p in enumerate(self.players) if p is None]
+        # Hidden information: one human sees their own seat's view; people sharing a keyboard
+        # see the view of the seat to move (the others look away).
+        if len(human_seats) == 1:
+            viewer = human_seats[0]
+        elif self.state.to_move in human_seats:
+            viewer = self.state.to_move
+        else:
+            viewer = "observer"
         kwargs = dict(width=self.console.width, log=self.log, seed=self.seed,
                       computers=[p is not None for p in self.players], human_seats=human_seats,
-                      with_options=True)
+                      with_options=True, viewer=viewer)
         log_size = 8
         if self.console.is_terminal:  # as many last moves as the screen has room for
             rest = render(self.state, self.lang, log_size=0, **kwargs)

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.state import State
+from ..core.view import REFEREE, knows_card, knows_instant
 from ..i18n import card_name, colour, mark, option_label, style, t
 
 CARD_WIDTH = 14  # width of one card's column in the row layout
@@ -51,9 +52,18 @@ def params_text(state: State, card: int) -> Text:
     return text
 
 
-def program_table(state: State, lang: str, width: int) -> RenderableType:
-    """The program: one column per card when it fits the width, else one row per card."""
+def program_table(state: State, lang: str, width: int, viewer=REFEREE) -> RenderableType:
+    """The program: one column per card when it fits the width, else one row per card. Cards
+    the viewer may not know (sequential open) show face down."""
     n = len(state.kinds)
+    hidden = {i for i in range(n) if not knows_card(state, viewer, i)}
+
+    def name(i: int) -> str:
+        return "?" if i in hidden else card_name(state, i, lang).split("#")[0]
+
+    def params(i: int) -> Text:
+        return Text(t("face_down", lang), style="dim") if i in hidden else params_text(state, i)
+
     if n == 0:
         return Text(t("nonempty_program", lang), style="dim")
     run = state.running_card
@@ -63,11 +73,10 @@ def program_table(state: State, lang: str, width: int) -> RenderableType:
                       show_lines=True)
         for i in range(n):
             head = Text(f"{i}\n", style="dim")
-            head.append(card_name(state, i, lang).split("#")[0],
-                        style="bold reverse" if i == state.cursor else "bold")
+            head.append(name(i), style="bold reverse" if i == state.cursor else "bold")
             table.add_column(head, width=CARD_WIDTH, justify="center", no_wrap=True,
                              overflow="ellipsis")
-        table.add_row(*[params_text(state, i) for i in range(n)])
+        table.add_row(*[params(i) for i in range(n)])
         table.add_row(*[flags_text(state, i, lang, vertical=True) for i in range(n)])
         marks = []
         for i in range(n):
@@ -89,11 +98,10 @@ def program_table(state: State, lang: str, width: int) -> RenderableType:
     table.add_column("", overflow="fold")
     for i in range(n):
         cur = Text(f"▶{arrow}" if i == state.cursor else "", style="bold")
-        name = Text(card_name(state, i, lang).split("#")[0],
-                    style="bold reverse" if i == state.cursor else "bold")
+        label = Text(name(i), style="bold reverse" if i == state.cursor else "bold")
         if run == i:
-            name.append(f" ({t('running', lang)})", style="yellow")
-        table.add_row(cur, str(i), name, params_text(state, i),
+            label.append(f" ({t('running', lang)})", style="yellow")
+        table.add_row(cur, str(i), label, params(i),
                       flags_text(state, i, lang, vertical=False))
     return table
 
@@ -149,15 +157,20 @@ def decision_line(state: State, lang: str) -> Text:
     p = colour(seat, lang)
     deciding = state.deciding
     run = state.running_card
-    card = card_name(state, run if run is not None else state.cursor, lang)
-    if lang == "ja":
+    if deciding == "open":
+        c = state.opened - 1
+    elif state.phase == "execution" and deciding != "interrupt":
+        c = run if run is not None else state.cursor
+    else:
+        c = None
+    card = "" if c is None else card_name(state, c, lang)
+    if lang == "ja" and card:
         card = f"「{card}」"
     text = Text()
     text.append("▶ ", style="bold")
     line = t(f"decide.{deciding}", lang, p=p, card=card, n=state.hand[seat])
     text.append(line, style=style(seat))
-    if deciding != "place" and state.kinds:
-        c = run if run is not None else state.cursor
+    if c is not None:
         text.append(f"\n  {state.kinds[c].display_name(lang)}: "
                     f"{state.kinds[c].text_for(state.vals[c], lang)}", style="dim")
     if state.repeated:
@@ -227,16 +240,51 @@ def options_table(state: State, lang: str, width: int = 80) -> RenderableType:
     return table
 
 
+def expansions_text(state: State, lang: str, viewer=REFEREE) -> list[Text]:
+    """Lines for the expansions in play: first player, instant cards, interrupt tokens."""
+    options = state.game.options
+    lines = []
+    if options["fair_first"] and state.phase != "setup":
+        lines.append(Text(t("first_line", lang, p=colour(state.first, lang)),
+                          style=style(state.first)))
+    if options["instant_cards"]:
+        cards = []
+        for seat in range(state.players):
+            held, gone = state.instant[seat], state.instant_gone[seat]
+            if held:
+                if knows_instant(state, viewer, seat):
+                    values = tuple(p + m for p, m in zip(held[0].params, held[1]))
+                    what = f"{held[0].display_name(lang)} {held[0].text_for(values, lang)}"
+                else:
+                    what = t("instant.hidden", lang)
+            elif gone:
+                what = t(f"instant.{gone[0]}", lang,
+                         card=gone[1].display_name(lang) if gone[1] else "")
+            else:
+                what = t("instant.none", lang)
+            cards.append(f"{colour(seat, lang)}: {what}")
+        lines.append(Text(t("instant_line", lang, cards="  ·  ".join(cards))))
+    if options["interrupt"]:
+        tokens = "  ".join(f"{colour(s, lang)} {n}" for s, n in enumerate(state.tokens)
+                           if not state.alive[s])
+        if tokens:
+            lines.append(Text(t("tokens_line", lang, tokens=tokens)))
+    return lines
+
+
 def render(state: State, lang: str = "en", *, width: int = 100, log: Sequence[str] = (),
            log_size: int = 6, seed: int | None = None, computers: Sequence[bool] = (),
-           human_seats: Sequence[int] = (), with_options: bool = False) -> Group:
-    """The whole screen for a state: header, program, players, chips, last moves, decision."""
+           human_seats: Sequence[int] = (), with_options: bool = False,
+           viewer=REFEREE) -> Group:
+    """The whole screen for a state as ``viewer`` may see it: header, program, players, chips,
+    the expansions, last moves, decision."""
     parts: list[RenderableType] = [header(state, lang, seed), Text("")]
-    parts.append(program_table(state, lang, width))
+    parts.append(program_table(state, lang, width, viewer))
     parts.append(Text("  " + t("head_note", lang), style="dim"))
     parts.append(players_table(state, lang, computers, human_seats))
     if state.game.level >= 3:
         parts.append(Text(t("chips", lang, inc=state.chips[0], dec=state.chips[1])))
+    parts.extend(expansions_text(state, lang, viewer))
     if log_size:
         parts.append(Text(t("last_moves", lang), style="bold underline"))
         if log:

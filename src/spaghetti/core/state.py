@@ -134,7 +134,8 @@ class State:
         # it left the game: None, ("used", card) revealed, or ("discarded", None) unrevealed.
         self.instant: tuple = (None,) * n
         self.instant_gone: tuple = (None,) * n
-        self.opened = len(cards)  # sequential open: the cards before this index are face up
+        # The cards before this index are face up (sequential open lays them out face down).
+        self.opened = 0 if self.seq_open else len(cards)
         self.passes = 0  # sequential open: passes in a row on the open card
         self.rot = 0  # sequential open: the seat whose turn it is in the rotation
         self.tokens: tuple[int, ...] = (0,) * n  # interrupt tokens (C13)
@@ -510,7 +511,8 @@ class State:
             self.vals.append(card.params)
             self.queues.append(())
             self.uids.append(len(self.uids))
-            self.opened = len(self.kinds)
+            if not self.seq_open:
+                self.opened = len(self.kinds)
             if not self.to_arrange:
                 self.decision = D_SEAT
                 self.to_move = 1  # B, the player who did not arrange, chooses

@@ -29,6 +29,51 @@ def check_viewer(state: State, seat) -> None:
                          f"{OBSERVER!r}, not {seat!r}")
 
 
+def knows_card(state: State, viewer, index: int) -> bool:
+    """May ``viewer`` know the kind of the program card at ``index``? Face-down cards of
+    sequential open are known only once opened, or to the player who arranged them (fair first
+    player, seat 0), or to everyone once the game is over."""
+    return (viewer == REFEREE or state.is_over or index < state.opened
+            or (state.game.options["fair_first"] and viewer == 0))
+
+
+def knows_instant(state: State, viewer, seat: int) -> bool:
+    """May ``viewer`` know which instant card ``seat`` drew? Their own, a used (revealed) one,
+    everything once the game is over; never another's unused or discarded one (C12)."""
+    gone = state.instant_gone[seat]
+    return (viewer == REFEREE or viewer == seat or state.is_over
+            or (gone is not None and gone[0] == "used"))
+
+
+def _instant(state: State, viewer) -> list[dict] | None:
+    """Each seat's instant card: its status (none, held, used, discarded) and, if the viewer may
+    know it, its kind, values and chips."""
+    if not state.game.options["instant_cards"]:
+        return None
+    order = [1 - state.first, state.first]  # the second player draws first
+    shown = []
+    for seat in range(state.players):
+        k = order.index(seat)
+        entry = {"status": "none", "card": None, "params": None, "modifiers": None}
+        shown.append(entry)
+        if k >= len(state.drawn):
+            continue
+        card = state.deal[state.drawn[k]]
+        held, gone = state.instant[seat], state.instant_gone[seat]
+        entry["status"] = "held" if held else gone[0]
+        known = knows_instant(state, viewer, seat)
+        if known:
+            entry["card"] = card.name
+        if held:
+            mods = list(held[1])
+            if known:
+                entry["params"] = [p + m for p, m in zip(card.params, mods)]
+                entry["modifiers"] = mods
+            else:  # the number of parameters would tell the kind: only chips placed show
+                entry["modifiers"] = {str(i): m for i, m in enumerate(mods) if m}
+    return shown
+
+
 def view(state: State, seat: int | str = REFEREE) -> dict:
     """The state as a JSON-ready dict, as ``seat`` may see it.
 
@@ -43,15 +88,27 @@ def view(state: State, seat: int | str = REFEREE) -> dict:
     game = state.game
     program = []
     for i, card in enumerate(state.kinds):
+        known = knows_card(state, seat, i)
         program.append({
-            "card": card.name,
-            "params": list(state.vals[i]),
-            "modifiers": list(state.mods[i]),
+            "card": card.name if known else None,
+            "params": list(state.vals[i]) if known else None,
+            "modifiers": list(state.mods[i]) if known else None,
             "flags": state.owners(i),
             "pending": state.pending(i),
         })
     over = state.is_over
     sees_legal = seat == REFEREE or seat == state.to_move
+    options = game.options
+    if options["fair_first"] and state.phase == "setup" and state.to_arrange:
+        left = [c.name for c in state.to_arrange]
+        arrange = {"left": left if seat in (REFEREE, 0) or not options["sequential_open"]
+                   else None, "count": len(left)}
+    else:
+        arrange = None
+    drawn = state.drawn
+    third = None
+    if options["instant_cards"] and len(drawn) == 2 and (seat == REFEREE or over):
+        third = state.deal[3 - sum(drawn)].name
     return {
         "variant": game.variant,
         "level": game.level,
@@ -77,4 +134,14 @@ def view(state: State, seat: int | str = REFEREE) -> dict:
         "result": state.reason,
         "moves": len(state.history),
         "legal": state.legal() if sees_legal else [],
+        # The expansions (SPEC section 3); null when their option is off.
+        "first": state.first,
+        "opened": state.opened if options["sequential_open"] else None,
+        "arrange": arrange,
+        "instant": _instant(state, seat),
+        "face_down": ([i for i in range(len(state.deal)) if i not in drawn]
+                      if options["instant_cards"] and state.phase == "setup" else None),
+        "third_instant": third,
+        "tokens": list(state.tokens) if options["interrupt"] else None,
+        "interrupters": list(state.interrupters) if options["interrupt"] else None,
     }
