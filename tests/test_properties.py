@@ -1,5 +1,7 @@
 """Properties of random games at every level, player count, placement order and stalemate mode,
-with every combination of the extra cards and the variant rule."""
+with every combination of the expansions (extra cards, the variant rule, instant cards,
+interrupt, sequential open, fair first player: those for 2 players only in 2-player games, and
+interrupt in 3-5 player games)."""
 
 import json
 import random
@@ -22,13 +24,27 @@ games = st.fixed_dictionaries({
     "reverse_priority": st.booleans(),
     "memory": st.booleans(),
     "reverse_flips_priority": st.booleans(),
+    "instant_cards": st.booleans(),
+    "interrupt": st.booleans(),
+    "sequential_open": st.booleans(),
+    "fair_first": st.booleans(),
 })
-EXPANSIONS = ("reverse_priority", "memory", "reverse_flips_priority")
+EXPANSIONS = ("reverse_priority", "memory", "reverse_flips_priority", "instant_cards",
+              "interrupt", "sequential_open", "fair_first")
+TWO_PLAYERS_ONLY = ("instant_cards", "fair_first")
+
+
+def options_of(g):
+    options = {"placement_order": g["placement_order"], "stalemate": g["stalemate"],
+               **{name: g[name] for name in EXPANSIONS}}
+    for name in TWO_PLAYERS_ONLY:
+        options[name] = options[name] and g["players"] == 2
+    options["interrupt"] = options["interrupt"] and g["players"] >= 3
+    return options
 
 
 def new(g):
-    options = {"placement_order": g["placement_order"], "stalemate": g["stalemate"],
-               **{name: g[name] for name in EXPANSIONS}}
+    options = options_of(g)
     return spaghetti.new_game(g["level"], g["players"], seed=g["seed"], options=options)
 
 
@@ -38,9 +54,10 @@ def pick(state, rng):
 
 
 def chips_in_play(state):
-    """Increment and Decrement chips in the supply plus those on cards."""
-    inc = sum(m for ms in state.mods for m in ms if m > 0)
-    dec = -sum(m for ms in state.mods for m in ms if m < 0)
+    """Increment and Decrement chips in the supply plus those on cards (instant cards too)."""
+    mods = list(state.mods) + [held[1] for held in state.instant if held]
+    inc = sum(m for ms in mods for m in ms if m > 0)
+    dec = -sum(m for ms in mods for m in ms if m < 0)
     return state.chips[0] + inc, state.chips[1] + dec
 
 
@@ -62,7 +79,9 @@ def check_invariants(state, g):
         assert len(state.vals[i]) == len(kind.params)
         for v, m, printed in zip(state.vals[i], state.mods[i], kind.params):
             assert v == printed + m and v >= 0
-    if state.phase == "placement":
+    if state.phase == "setup":
+        assert state.hand == [placed] * n
+    elif state.phase == "placement":
         assert sum(state.hand) > 0
     else:
         assert state.hand == [0] * n
@@ -80,7 +99,9 @@ def test_random_games_keep_invariants_and_end(g):
         if state.is_over:
             break
         assert state.legal(), "no option before the game is over"
-        assert state.to_move is not None and state.alive[state.to_move]
+        assert state.to_move is not None
+        # Only interrupt lets an eliminated player decide: an interrupt or their added flags.
+        assert state.alive[state.to_move] or state.game.options["interrupt"]
         state.apply_action(pick(state, rng))
         check_invariants(state, g)
         assert all(a <= b for a, b in zip(state.lives, lives)), "a life rose"
