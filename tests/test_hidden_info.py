@@ -140,3 +140,62 @@ def test_masked_export_hides_what_the_seat_may_not_know_and_cannot_be_replayed()
     with pytest.raises(Exception, match="masked for seat 1"):
         records.loads(text)
     assert records.masked_record_of(state, "referee") == records.record_of(state)
+
+
+# ---------------------------------------------------------------------------- the AI never peeks
+
+
+def two_worlds(seed, moves=40):
+    """Two games seat 0 cannot tell apart (seat 1's instant card swapped with the third card),
+    after the same random moves, with seat 0 to move and the card still hidden; or None."""
+    game = Game(3, 2, options={"instant_cards": True, "sequential_open": seed % 2 == 0})
+    deal = game.shuffled_deal(seed)
+    a = game.new_state(seed=seed, deal=deal)
+    a.apply("take 0")  # seat 1 draws card 0
+    a.apply("take 1")  # seat 0 draws card 1; card 2 stays face down
+    b = game.new_state(seed=seed, deal=[deal[2], deal[1], deal[0]])
+    b.apply("take 0")
+    b.apply("take 1")
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if a.is_over:
+            return None
+        # seat 1 keeps its card hidden: it neither uses it nor raises its own card's parameters
+        legal = [o for o in a.legal() if a.to_move == 0 or not ("instant" in o or " i1." in o)]
+        option = rng.choice(legal)
+        a.apply(option)
+        b.apply(option)
+    while not a.is_over and a.to_move != 0:
+        option = a.legal()[0]
+        a.apply(option)
+        b.apply(option)
+    return None if a.is_over or a.instant_gone[1] else (a, b)
+
+
+def test_two_worlds_are_found():
+    assert sum(two_worlds(seed) is not None for seed in range(12)) >= 6
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_determinize_depends_only_on_what_the_seat_knows(seed):
+    worlds = two_worlds(seed)
+    if worlds is None:
+        return
+    a, b = worlds
+    assert view(a, 0) == view(b, 0) and a.position_key() != b.position_key()
+    da, db = a.determinize(0, random.Random(7)), b.determinize(0, random.Random(7))
+    assert da.position_key() == db.position_key()
+    assert view(da, 0) == view(a, 0)  # the seat's own view is kept
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_computer_decides_the_same_in_worlds_it_cannot_tell_apart(seed):
+    from spaghetti.ai import GreedyPlayer, MCTSPlayer
+
+    worlds = two_worlds(seed, moves=30)
+    if worlds is None:
+        return
+    a, b = worlds
+    assert MCTSPlayer(iterations=150, seed=3).choose(a) == MCTSPlayer(iterations=150,
+                                                                      seed=3).choose(b)
+    assert GreedyPlayer(seed=3).choose(a) == GreedyPlayer(seed=3).choose(b)

@@ -7,7 +7,8 @@ from ..core.state import State
 
 
 class ActionPlayer:
-    """A player that decides in action ids; subclasses implement :meth:`best_action`."""
+    """A player that decides in action ids; subclasses implement :meth:`best_action` and have a
+    ``rng`` (a :class:`random.Random`)."""
 
     def choose(self, state: State) -> str:
         return N.to_string(self.choose_action(state))
@@ -18,6 +19,8 @@ class ActionPlayer:
             raise ValueError("the game is over: there is nothing to choose")
         if len(legal) == 1:
             return legal[0]  # a forced move needs no thought
+        if state.hidden:  # never peek: think in a world consistent with what this seat knows
+            state = state.determinize(state.to_move, self.rng)
         return self.best_action(state, legal)
 
     def best_action(self, state: State, legal: tuple[int, ...]) -> int:

@@ -8,8 +8,12 @@ at a node maximises, for the seat to move there, ``mean + c * sqrt(ln N / n)`` (
 iteration backs up the playout's whole returns vector, each node taking its own seat's entry,
 which is what makes it work for any number of players.
 
-The engine is deterministic with perfect information, so nodes hold no states: each iteration
-copies the root state and replays the actions down the tree. Nothing is kept between moves.
+Nodes hold no states: each iteration copies the root state and replays the actions down the
+tree. Nothing is kept between moves. Where the game hides something (instant cards, face-down
+cards), each iteration starts from a fresh determinization of the root
+(:meth:`~spaghetti.core.state.State.determinize`), a world consistent with what the seat to move
+knows, and a node offers only the options legal in the current world: the search never peeks
+(single-observer information-set MCTS).
 
 Playouts pick at random, with a little sense: at a turn, ``run`` is preferred to ``pass``
 (``P_RUN``), and damage goes to an opponent rather than oneself (``P_HURT_OTHER``). A playout
@@ -103,20 +107,31 @@ class MCTSPlayer(ActionPlayer):
         return root
 
     def _iterate(self, root: Node, root_state: State) -> None:
-        state = root_state.copy()
+        hidden = root_state.hidden
+        if hidden:  # information-set MCTS: a fresh world consistent with the root seat's view
+            state = root_state.determinize(root_state.to_move, self.rng)
+        else:
+            state = root_state.copy()
         node = root
         path = [root]
         log, sqrt, c = math.log, math.sqrt, self.c
         # Selection: down the tree while every option of the node has been tried.
         while not state.is_over:
-            if node.untried is None:
+            if hidden:  # the options depend on the world: only those legal in this one
+                legal = state.legal_actions()
+                node.untried = [a for a in legal if a not in node.children]
+                self.rng.shuffle(node.untried)
+                children = [(a, node.children[a]) for a in legal if a in node.children]
+            elif node.untried is None:
                 node.untried = list(state.legal_actions())
                 self.rng.shuffle(node.untried)
             if node.untried:
                 break
+            if not hidden:
+                children = node.children.items()
             scale = c * sqrt(log(node.visits))
             best, best_score = None, -1.0
-            for action, child in node.children.items():
+            for action, child in children:
                 score = child.total / child.visits + scale / sqrt(child.visits)
                 if score > best_score:
                     best, best_score = action, score

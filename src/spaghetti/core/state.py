@@ -226,6 +226,65 @@ class State:
         new.seen = set(self.seen)
         return new
 
+    @property
+    def hidden(self) -> bool:
+        """Does this game hide anything from the players (instant cards, sequential open)?"""
+        return self.inst_on or self.seq_open
+
+    def determinize(self, seat: int, rng) -> State:
+        """A copy in which what ``seat`` may not know is dealt anew with ``rng``, consistently
+        with what it knows: the instant cards it has not seen, and face-down cards not yet
+        opened. Two states that ``seat`` cannot tell apart give the same copy for the same
+        ``rng`` state, so a search on the copy cannot peek (information-set MCTS). The copy
+        forgets the positions seen before (C9): they held the hidden truth."""
+        new = self.copy()
+        new.seen = set()
+        if self.is_over:
+            return new
+        if self.inst_on and self.deal:
+            new._redeal_instants(seat, rng)
+        if self.seq_open and not (self.game.options["fair_first"] and seat == 0):
+            new._redeal_face_down(rng)
+        return new
+
+    def _redeal_instants(self, seat: int, rng) -> None:
+        order = (1 - self.first, self.first)  # the second player draws first
+        owner = {index: order[k] for k, index in enumerate(self.drawn)}
+        unknown = [i for i in range(len(self.deal)) if i not in owner or not (
+            owner[i] == seat or (self.instant_gone[owner[i]] or ("",))[0] == "used")]
+        cards = sorted((self.deal[i] for i in unknown), key=lambda c: c.name)
+        for _ in range(24):  # a held card's chips must fit the parameters dealt to it
+            rng.shuffle(cards)
+            deal = list(self.deal)
+            for i, card in zip(unknown, cards):
+                deal[i] = card
+            instant = list(self.instant)
+            for i in unknown:
+                held = instant[owner[i]] if i in owner else None
+                if held:
+                    mods = held[1]
+                    if any(m for m in mods[len(deal[i].params):]):
+                        break
+                    instant[owner[i]] = (deal[i], tuple(
+                        mods[j] if j < len(mods) else 0 for j in range(len(deal[i].params))))
+            else:
+                self.deal, self.instant = tuple(deal), tuple(instant)
+                return
+
+    def _redeal_face_down(self, rng) -> None:
+        """Sequential open: the cards not yet opened (and those A has still to lay out) are dealt
+        anew; they hold no flags and no chips yet."""
+        start = self.opened
+        pool = self.kinds[start:] + list(self.to_arrange)
+        pool.sort(key=lambda c: c.name)
+        rng.shuffle(pool)
+        n = len(self.kinds) - start
+        self.kinds[start:] = pool[:n]
+        self.vals[start:] = [c.params for c in pool[:n]]
+        self.mods[start:] = [(0,) * len(c.params) for c in pool[:n]]
+        self.to_arrange = tuple(pool[n:])
+        self._sig = None
+
     def position_key(self) -> tuple:
         """The position (C9): what decides the future, with flags known only by owner and marks."""
         return self._key() + (tuple(self.lives), tuple(self.supply), tuple(self.hand),
