@@ -68,7 +68,10 @@ def loads(text: str | bytes, source: str = "cards") -> tuple[CardType, ...]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise CardFileError(f"{source}: bad TOML: {exc}") from None
+        message = str(exc)  # tomllib says "(at line L, column C)", or "(at end of document)"
+        last = text.count("\n") + (not text.endswith("\n"))
+        message = message.replace("(at end of document)", f"(at the end, line {last})")
+        raise CardFileError(f"{source}: bad TOML: {message}") from None
     unknown = sorted(set(data) - {"card"})
     if unknown:
         raise CardFileError(f"{source}: unknown key {unknown[0]!r} at the top level "
