@@ -360,7 +360,7 @@ def test_built_in_card_and_its_toml_twin_play_identically(built_in):
     """Over random games (level 3, 2-4 players, random expansions), replacing a built-in card by
     its TOML twin changes nothing: the same legal options at every step and the same end."""
     cards = twin(built_in)
-    for seed in range(6):
+    for seed in range(20):
         rng = random.Random(seed)
         options = {"memory": rng.random() < 0.3, "reverse_priority": rng.random() < 0.3}
         players = 2 + seed % 3
@@ -506,7 +506,7 @@ games = st.fixed_dictionaries({
 })
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(g=games)
 def test_random_games_with_the_example_cards_keep_the_invariants_and_end(g):
     cards = example_cards() + (cc.loads(TRADE_OFF) if g["trade_off"] else ())
