@@ -280,14 +280,15 @@ _JA = {
 }
 
 
-def _by_themselves(before: State, after: State, w: dict, lang: str) -> list[str]:
+def _by_themselves(before: State, after: State, w: dict, lang: str,
+                   chosen: int | None = None) -> list[str]:
     """What steps that need no choice did between two states: the cursor reversed, lives
-    changed (target choices other than players')."""
+    changed (but the life of the ``chosen`` player, which the choice itself describes)."""
     what = []
     if after.direction != before.direction:
         what.append(w["reverse"].format(dir=w["fwd"] if after.direction > 0 else w["bwd"]))
     for s, (a, b) in enumerate(zip(before.lives, after.lives)):
-        if a != b:
+        if a != b and s != chosen:
             self_ = "_self" if s == before.to_move else ""
             key = ("damage" if b < a else "heal") + self_
             what.append(w[key].format(who=colour(s, lang), n=abs(a - b)))
@@ -374,8 +375,9 @@ def describe(before: State, option: str, lang: str = "en") -> str:
             a, b = before.vals[c][i], after.vals[c][i]
             key = "param_same" if a == b else ("raise" if b > a else "lower")
             what.append(w[key].format(dst=cname(before, c), i=i, a=a, b=b))
-        if kind != N.PLAYER:  # a custom card's later steps may follow by themselves
-            what.extend(_by_themselves(before, after, w, lang))
+        # A custom card's later steps may follow by themselves.
+        what.extend(_by_themselves(before, after, w, lang,
+                                   N.argument(action) if kind == N.PLAYER else None))
         text = w["ran"].format(p=p, card=running, what=w["join"].join(what) or option)
     # Eliminations and the end of the game.
     for seat in range(before.players):

@@ -58,6 +58,8 @@ class Choose:
     def __post_init__(self) -> None:
         if self.action not in CHOOSE_TARGETS:
             raise ValueError(f"unknown choice primitive {self.action!r}")
+        if self.other and self.action in ("swap_card", "raise", "lower"):
+            raise ValueError(f"{self.action} takes no 'other'")  # (swap_card: always other)
 
     @property
     def target(self) -> str:
