@@ -456,16 +456,26 @@ def test_cli_new_and_play_with_cards(tmp_path):
     ("[[card]\n", r"bad\.toml: bad TOML: .*line 1"),
     (None, r"missing\.toml: No such file or directory"),
 ])
-@pytest.mark.parametrize("command", ["play", "new"])
+@pytest.mark.parametrize("command", ["play", "new", "arena --players random,random --games 1"])
 def test_cli_bad_card_file_is_one_line_and_status_2(tmp_path, content, message, command):
     path = tmp_path / ("bad.toml" if content is not None else "missing.toml")
     if content is not None:
         path.write_text(content, encoding="utf-8")
-    result = CliRunner().invoke(cli, [command, "--cards", str(path)], input="")
+    result = CliRunner().invoke(cli, [*command.split(), "--cards", str(path)], input="")
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("spaghetti: error: ")
     assert re.search(message, lines[0])
+
+
+def test_cli_replay_and_arena_with_custom_cards(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(records.dumps(finished(11)), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 0 and "Heal" in result.output
+    result = CliRunner().invoke(cli, ["arena", "--players", "random,random", "--games", "2",
+                                      "--cards", str(EXAMPLE)])
+    assert result.exit_code == 0, result.output
 
 
 def test_cli_load_and_cards_together_is_refused(tmp_path):
