@@ -8,17 +8,26 @@
 """
 
 from .core import OPTIONS, Game, State
-from .errors import (IllegalOptionError, NotationError, RecordError, SetupError,
+from .errors import (CardFileError, IllegalOptionError, NotationError, RecordError, SetupError,
                      SpaghettiError)
 
 __version__ = "0.1.0"
 
 
 def new_game(level: int = 1, players: int = 2, program: list[str] | None = None,
-             seed: int | None = None, options: dict[str, str] | None = None) -> State:
-    """A new game at the start of placement (see :meth:`Game.new_state`)."""
-    return Game(level=level, players=players, options=options or {}).new_state(program, seed)
+             seed: int | None = None, options: dict[str, str] | None = None,
+             cards=()) -> State:
+    """A new game at the start of placement (see :meth:`Game.new_state`).
+
+    ``cards``: custom cards that join the deck, as TOML text or as cards already read
+    (:func:`spaghetti.custom_cards.loads`).
+    """
+    if isinstance(cards, (str, bytes)):
+        from .custom_cards import loads
+        cards = loads(cards)
+    return Game(level=level, players=players, options=options or {},
+                custom_cards=cards).new_state(program, seed)
 
 
-__all__ = ["Game", "IllegalOptionError", "NotationError", "OPTIONS", "RecordError", "SetupError",
+__all__ = ["CardFileError", "Game", "IllegalOptionError", "NotationError", "OPTIONS", "RecordError", "SetupError",
            "SpaghettiError", "State", "new_game"]

@@ -27,3 +27,7 @@ class SetupError(SpaghettiError):
 
 class RecordError(SpaghettiError):
     """A game record that cannot be read, with the position of its first problem."""
+
+
+class CardFileError(SetupError):
+    """Custom cards (TOML, or a record's ``cards``) that cannot be read: the card and the field."""

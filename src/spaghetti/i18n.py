@@ -289,6 +289,9 @@ _EN = {
     "damage": "{who} lost {n} life",
     "damage_self": "{who} (themself) lost {n} life",
     "no_damage": "{who} lost no life",
+    "heal": "{who} gained {n} life",
+    "heal_self": "{who} (themself) gained {n} life",
+    "swap_card": "swapped {src} and {dst}",
     "raise": "raised {dst}'s parameter {i} from {a} to {b}",
     "lower": "lowered {dst}'s parameter {i} from {a} to {b}",
     "param_same": "left {dst}'s parameter {i} at {a} (no chips left)",
@@ -329,6 +332,9 @@ _JA = {
     "damage": "{who}のライフが{n}減った",
     "damage_self": "{who}（自分）のライフが{n}減った",
     "no_damage": "{who}のライフは減らなかった",
+    "heal": "{who}のライフが{n}増えた",
+    "heal_self": "{who}（自分）のライフが{n}増えた",
+    "swap_card": "{src}と{dst}の位置を入れ替えた",
     "raise": "{dst}のパラメータ{i}を{a}から{b}に増やした",
     "lower": "{dst}のパラメータ{i}を{a}から{b}に減らした",
     "param_same": "{dst}のパラメータ{i}は{a}のまま（チップ切れ）",
@@ -342,6 +348,21 @@ _JA = {
     "how.stalemate": "膠着状態",
     "join": "、",
 }
+
+
+def _by_themselves(before: State, after: State, w: dict, lang: str,
+                   chosen: int | None = None) -> list[str]:
+    """What steps that need no choice did between two states: the cursor reversed, lives
+    changed (but the life of the ``chosen`` player, which the choice itself describes)."""
+    what = []
+    if after.direction != before.direction:
+        what.append(w["reverse"].format(dir=w["fwd"] if after.direction > 0 else w["bwd"]))
+    for s, (a, b) in enumerate(zip(before.lives, after.lives)):
+        if a != b and s != chosen:
+            self_ = "_self" if s == before.to_move else ""
+            key = ("damage" if b < a else "heal") + self_
+            what.append(w[key].format(who=colour(s, lang), n=abs(a - b)))
+    return what
 
 
 def describe(before: State, option: str, lang: str = "en") -> str:
@@ -393,9 +414,9 @@ def describe(before: State, option: str, lang: str = "en") -> str:
     elif action == N.DONE:
         text = w["done"].format(p=p, card=running)
     elif action == N.RUN:
-        # Steps that happen by themselves (Reverse; ForkBomb with damage 0) resolve at run.
-        if after.direction != before.direction:
-            what.append(w["reverse"].format(dir=w["fwd"] if after.direction > 0 else w["bwd"]))
+        # Steps that happen by themselves (Reverse; ForkBomb with damage 0; a custom card's
+        # damage_self, heal_self) resolve at run.
+        what.extend(_by_themselves(before, after, w, lang))
         if sum(after.removed) > sum(before.removed):
             what.append(w["bomb_flag"])
         if what:
@@ -420,6 +441,8 @@ def describe(before: State, option: str, lang: str = "en") -> str:
             if act == "remove_card":
                 what.append(w["remove_card"].format(dst=cname(before, c),
                                                     n=len(before.owners(c))))
+            elif act == "swap_card":
+                what.append(w["swap_card"].format(src=running, dst=cname(before, c)))
             elif act == "add_flag":
                 what.append(w["add_flag"].format(dst=cname(before, c)))
             else:
@@ -432,6 +455,8 @@ def describe(before: State, option: str, lang: str = "en") -> str:
             lost = before.lives[s] - after.lives[s]
             who = colour(s, lang)
             key = "no_damage" if lost == 0 else ("damage_self" if s == actor else "damage")
+            if lost < 0:
+                key, lost = ("heal_self" if s == actor else "heal"), -lost
             what.append(w[key].format(who=who, n=lost))
             if sum(after.removed) - sum(before.removed) and before.kinds[run].uses_running_flag:
                 what.append(w["bomb_flag"])
@@ -449,6 +474,9 @@ def describe(before: State, option: str, lang: str = "en") -> str:
             key = "param_same" if a == b else ("raise" if b > a else "lower")
             dst = t("opt.icard", lang, p=colour(s, lang))
             what.append(w[key].format(dst=dst, i=i, a=a, b=b))
+        # A custom card's later steps may follow by themselves.
+        what.extend(_by_themselves(before, after, w, lang,
+                                   N.argument(action) if kind == N.PLAYER else None))
         text = w["ran"].format(p=p, card=running, what=w["join"].join(what) or option)
     # Eliminations and the end of the game.
     for seat in range(before.players):

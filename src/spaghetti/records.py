@@ -7,6 +7,9 @@ A record holds the setup and the list of options played::
 
 :func:`loads` checks everything, replays every action and reports the first problem with its
 position; :func:`dumps` writes a state's record. Both are pure (strings in, strings out).
+
+A game with custom cards carries their definitions in a ``"cards"`` field (the structure of the
+TOML file's ``[[card]]`` tables, as JSON), so anyone can replay the record without the file.
 """
 
 from __future__ import annotations
@@ -15,14 +18,15 @@ import json
 from typing import Any
 
 from .core.game import Game
+from .custom_cards import from_data, to_data
 from .core.notation import to_string
 from .core.state import State
 from .core.view import REFEREE, check_viewer, knows_card, knows_instant
 from .errors import IllegalOptionError, RecordError, SetupError
 
 FORMAT = "spaghetti-record/1"
-_KEYS = {"format", "variant", "level", "players", "options", "program", "seed", "instant_deal",
-         "actions", "meta", "masked_for"}
+_KEYS = {"format", "variant", "level", "players", "options", "cards", "program", "seed",
+         "instant_deal", "actions", "meta", "masked_for"}
 
 
 def record_of(state: State, meta: dict | None = None) -> dict[str, Any]:
@@ -34,8 +38,10 @@ def record_of(state: State, meta: dict | None = None) -> dict[str, Any]:
         "level": game.level,
         "players": game.players,
         "options": dict(game.options),
-        "program": list(state.program),
     }
+    if game.custom_cards:  # their definitions travel with the record
+        record["cards"] = [to_data(card) for card in game.custom_cards]
+    record["program"] = list(state.program)
     if state.deal:
         record["instant_deal"] = [card.name for card in state.deal]
     record["actions"] = [to_string(a) for a in state.history]
@@ -104,8 +110,9 @@ def parse(data: Any) -> tuple[Game, list[str] | None, int | None, list[str] | No
     if not isinstance(options, dict):
         raise RecordError("options: must be an object")
     try:
+        custom = from_data(data["cards"], "cards") if "cards" in data else ()
         game = Game(level=data["level"], players=data["players"], options=options,
-                    variant=data["variant"])
+                    variant=data["variant"], custom_cards=custom)
     except SetupError as exc:
         raise RecordError(str(exc)) from None
     program, seed = data.get("program"), data.get("seed")

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from ..ai import LEVELS, make_player
 from ..ai.arena import play_match
+from ..custom_cards import loads as load_cards
 from ..errors import SetupError
 
 
@@ -32,7 +33,10 @@ def _pair(text: str) -> tuple[str, str]:
               help="Game level 1, 2 or 3.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Game i is dealt with seed S + i // 2 (and seeds the players).")
-def arena(pair: str, games: int, level: int, seed: int) -> None:
+@click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.toml",
+              help="Custom cards (Blank cards) from a TOML file; they join the deck.")
+def arena(pair: str, games: int, level: int, seed: int, cards_path: str | None) -> None:
     """Play computer players against each other and report who is stronger.
 
     Two-player games over seeded programs, each program twice with the seats swapped. Prints
@@ -43,8 +47,13 @@ def arena(pair: str, games: int, level: int, seed: int) -> None:
     Examples:
       spaghetti arena --players normal,random --games 20
       spaghetti arena --players easy,random --games 100 --level 2 --seed 7
+      spaghetti arena --players easy,random --cards examples/custom-cards.toml
     """
     a, b = _pair(pair)
+    cards = ()
+    if cards_path is not None:
+        with open(cards_path, "rb") as f:
+            cards = load_cards(f.read(), cards_path)
     console = Console(highlight=False)
     label_a, label_b = (f"A {a}", f"B {b}") if a != b else (f"A {a}", f"B {b} (2)")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -59,7 +68,7 @@ def arena(pair: str, games: int, level: int, seed: int) -> None:
             progress.update(task, advance=1, wa=tally[0], wb=tally[1])
 
         match = play_match(a, b, make_player, games=games, level=level, seed=seed,
-                           on_game=on_game)
+                           on_game=on_game, cards=cards)
     table = Table(title=f"{games} games, level {level}, seeds {seed} to {seed + (games - 1) // 2}, "
                         "seats swapped", title_justify="left")
     table.add_column("player")

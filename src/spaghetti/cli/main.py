@@ -19,6 +19,7 @@ from .. import records
 from ..ai import LEVELS, make_player
 from ..core.game import OPTIONS, Game
 from ..core.view import OBSERVER, REFEREE, view
+from ..custom_cards import loads as load_cards
 from ..errors import RecordError, SetupError, SpaghettiError
 from ..i18n import LANGS, describe
 from .render import render
@@ -96,6 +97,19 @@ def _parse_program(text: str | None) -> list[str] | None:
     return names
 
 
+def _read_cards(path: str | None) -> tuple:
+    """The custom cards of a TOML file (none without ``--cards``)."""
+    if path is None:
+        return ()
+    with open(path, "rb") as f:
+        raw = f.read()
+    return load_cards(raw, path)
+
+
+_CARDS_HELP = ("Custom cards (Blank cards) from a TOML file; they join the deck. "
+               "See docs/custom-cards.md.")
+
+
 def _console() -> Console:
     return Console(highlight=False, soft_wrap=False)
 
@@ -149,9 +163,11 @@ def cli() -> None:
 @click.option("--load", "load_path", type=click.Path(dir_okay=False),
               default=None,
               help="Continue the game recorded in FILE (its level, players, program and options).")
+@click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.toml", help=_CARDS_HELP)
 def play(level: int, players: int, seed: int | None, program: str | None, lang: str,
          opponent: str, seat: int, rule_options: tuple[str, ...], save_path: str | None,
-         load_path: str | None) -> None:
+         load_path: str | None, cards_path: str | None) -> None:
     """Play a game in the terminal.
 
     At each decision the legal options are listed with numbers; type a number or the option
@@ -166,6 +182,7 @@ def play(level: int, players: int, seed: int | None, program: str | None, lang: 
       spaghetti play --vs random --seat 1 --level 3 --lang ja
       spaghetti play --players 3 --option placement_order=snake --save game.json
       spaghetti play --load game.json --vs random
+      spaghetti play --cards examples/custom-cards.toml --vs random
       yes 1 | spaghetti play --vs random --seed 3      # always pick the first option
     """
     from .play import Session
@@ -173,6 +190,8 @@ def play(level: int, players: int, seed: int | None, program: str | None, lang: 
     shown_seed = None  # the seed in the header, when it dealt the program
     if load_path == "-":
         raise SetupError("--load cannot read standard input: play reads your moves from it")
+    if load_path is not None and cards_path is not None:
+        raise SetupError("--cards: a loaded record carries its own cards; give --load or --cards")
     if load_path is not None:
         state = records.replay(_read_record_data(load_path))
         players = state.players
@@ -183,7 +202,8 @@ def play(level: int, players: int, seed: int | None, program: str | None, lang: 
             seed = random.randrange(10_000)
         if program_names is None:
             shown_seed = seed
-        state = Game(level=level, players=players, options=options).new_state(program_names, seed)
+        state = Game(level=level, players=players, options=options,
+                     custom_cards=_read_cards(cards_path)).new_state(program_names, seed)
     if not 0 <= seat < players:
         raise SetupError(f"--seat {seat}: the seats of a {players}-player game are 0 to {players - 1}")
     ai_seed = 0 if seed is None else seed
@@ -315,10 +335,12 @@ def legal(file: str) -> None:
 @click.option("--program", metavar="A,B,...", default=None,
               help="The program explicitly, card names in order, separated by commas.")
 @click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE", help=_OPTION_HELP)
+@click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.toml", help=_CARDS_HELP + " The record carries their definitions.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
               show_default=True, help="Write the record to FILE ('-': standard output).")
 def new(level: int, players: int, seed: int | None, program: str | None,
-        rule_options: tuple[str, ...], output: str) -> None:
+        rule_options: tuple[str, ...], cards_path: str | None, output: str) -> None:
     """Write the record of a new game, program written out, no actions yet.
 
     \b
@@ -326,6 +348,7 @@ def new(level: int, players: int, seed: int | None, program: str | None,
       spaghetti new --seed 7 -o game.json
       spaghetti new --level 3 --players 4 --option stalemate=manual
       spaghetti new --program Bug,AddFlag,ForkBomb,MoveFlag,RemoveFlag
+      spaghetti new --cards examples/custom-cards.toml --seed 7 -o game.json
     """
     if seed is not None and program is not None:
         raise SetupError("give --seed or --program, not both")
@@ -333,7 +356,8 @@ def new(level: int, players: int, seed: int | None, program: str | None,
     names = _parse_program(program)
     if seed is None and names is None:
         seed = random.randrange(10_000)
-    state = Game(level=level, players=players, options=options).new_state(names, seed)
+    state = Game(level=level, players=players, options=options,
+                 custom_cards=_read_cards(cards_path)).new_state(names, seed)
     text = records.dumps(state)
     if output == "-":
         click.echo(text, nl=False)

@@ -272,6 +272,22 @@ def expansions_text(state: State, lang: str, viewer=REFEREE) -> list[Text]:
     return lines
 
 
+def custom_legend(state: State, lang: str) -> list[Text]:
+    """The text of each custom card in the program (players wrote them: nobody knows them by
+    heart), with its current parameter values."""
+    custom = state.game.custom_cards
+    lines = []
+    shown = set()
+    for i, kind in enumerate(state.kinds):
+        if kind in custom and kind not in shown:
+            shown.add(kind)
+            line = Text("  ✎ ", style="dim")
+            line.append(kind.display_name(lang), style="bold")
+            line.append(": " + kind.text_for(state.vals[i], lang), style="dim")
+            lines.append(line)
+    return lines
+
+
 def render(state: State, lang: str = "en", *, width: int = 100, log: Sequence[str] = (),
            log_size: int = 6, seed: int | None = None, computers: Sequence[bool] = (),
            human_seats: Sequence[int] = (), with_options: bool = False,
@@ -281,6 +297,7 @@ def render(state: State, lang: str = "en", *, width: int = 100, log: Sequence[st
     parts: list[RenderableType] = [header(state, lang, seed), Text("")]
     parts.append(program_table(state, lang, width, viewer))
     parts.append(Text("  " + t("head_note", lang), style="dim"))
+    parts.extend(custom_legend(state, lang))
     parts.append(players_table(state, lang, computers, human_seats))
     if state.game.level >= 3:
         parts.append(Text(t("chips", lang, inc=state.chips[0], dec=state.chips[1])))

@@ -1,10 +1,12 @@
 """Command cards, each one small declaration: names, texts, parameters and an effect.
 
-An effect is a sequence of *steps* built from a handful of primitives. A :class:`Choose` step asks
-the actor for targets one at a time (up to a count read from a parameter, C5) and applies its
-primitive to each as soon as it is chosen (SPEC 7.1); a :class:`Do` step happens by itself. The
-engine in :mod:`spaghetti.core.state` knows the primitives; a card only names them, so a new card
-is a new declaration, not new engine code.
+An effect is a sequence of *steps* built from a small vocabulary of primitives. A :class:`Choose`
+step asks the actor for targets one at a time (up to a count read from a parameter, C5) and
+applies its primitive to each as soon as it is chosen (SPEC 7.1); a :class:`Do` step happens by
+itself. The engine in :mod:`spaghetti.core.state` knows the primitives; a card only names them,
+so a new card is a new declaration, not new engine code. The same vocabulary is open to the
+players: :mod:`spaghetti.custom_cards` reads cards written in TOML (the rulebook's Blank card),
+and docs/custom-cards.md gives the exact rule of every primitive.
 
 Texts mark parameters as ``{0}``, ``{1}``: the index of the parameter, filled in with its current
 value by :meth:`CardType.text_for`.
@@ -26,9 +28,18 @@ CHOOSE_TARGETS = {
     "damage": "player",      # the player loses `amount` life
     "raise": "param",        # the parameter rises by `amount` (chips, 2.5)
     "lower": "param",        # the parameter falls by up to `amount`, never below 0
+    "heal": "player",        # the player gains `amount` life, never above the starting life
+    "swap_card": "card",     # this card and the chosen one swap places, each with its queue (C2)
 }
-# Primitives of a Do step. "recall" runs the remembered commands (Memory, C11).
-DO_ACTIONS = {"reverse", "remove_running_flag", "reverse_queues", "recall"}
+# Primitives of a Do step. "recall" runs the remembered commands (Memory, C11). damage_self and
+# heal_self change the actor's life by the value of their `amount` parameter.
+DO_ACTIONS = {"reverse", "remove_running_flag", "reverse_queues", "recall",
+              "damage_self", "heal_self"}
+#: Do primitives that read an `amount` parameter.
+DO_AMOUNT = {"damage_self", "heal_self"}
+#: Primitives that change a life upwards: a game with one of them keeps lives in its position
+#: key, since a life can then come back (C9).
+HEALS = {"heal", "heal_self"}
 #: The level of the extra cards: they join a game by option, at any level.
 EXTRA = 4
 
@@ -49,6 +60,8 @@ class Choose:
     def __post_init__(self) -> None:
         if self.action not in CHOOSE_TARGETS:
             raise ValueError(f"unknown choice primitive {self.action!r}")
+        if self.other and self.action in ("swap_card", "raise", "lower"):
+            raise ValueError(f"{self.action} takes no 'other'")  # (swap_card: always other)
 
     @property
     def target(self) -> str:
@@ -57,13 +70,21 @@ class Choose:
 
 @dataclass(frozen=True)
 class Do:
-    """A step that happens by itself."""
+    """A step that happens by itself.
+
+    ``amount`` is a parameter index, for the primitives that read one (``damage_self``,
+    ``heal_self``).
+    """
 
     action: str
+    amount: int | None = None
 
     def __post_init__(self) -> None:
         if self.action not in DO_ACTIONS:
             raise ValueError(f"unknown primitive {self.action!r}")
+        if (self.amount is None) == (self.action in DO_AMOUNT):
+            raise ValueError(f"{self.action} {'needs' if self.amount is None else 'takes no'} "
+                             "amount")
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,6 +115,20 @@ class CardType:
                                for s in self.effect))
         object.__setattr__(self, "recalls",
                            any(isinstance(s, Do) and s.action == "recall" for s in self.effect))
+
+    @property
+    def heals(self) -> bool:
+        """Can this card raise a life (``heal``, ``heal_self``)?"""
+        return any(step.action in HEALS for step in self.effect)
+
+    def self_life(self, values: tuple[int, ...], life: int, cap: int) -> int:
+        """The actor's life after this card's ``damage_self`` / ``heal_self`` steps alone,
+        from ``life``, with these parameter values (C4 asks whether they change anything)."""
+        for step in self.effect:
+            if step.__class__ is Do and step.amount is not None:
+                v = values[step.amount]
+                life = life - v if step.action == "damage_self" else max(life, min(life + v, cap))
+        return life
 
     def text_for(self, values: tuple[int, ...] | None = None, lang: str = "en") -> str:
         """The card's text with its current parameter values in braces."""

@@ -2,6 +2,10 @@
 
 A :class:`Game` is an immutable value. :meth:`Game.new_state` deals a program (given, or shuffled
 with a seed it is handed) and returns the first :class:`~spaghetti.core.state.State`.
+
+A game may hold custom cards (the rulebook's Blank card: a command the players write), declared
+as data (:mod:`spaghetti.custom_cards` reads them from TOML). They join the deck as the extra
+cards do, at any level.
 """
 
 from __future__ import annotations
@@ -58,6 +62,20 @@ def _check_options(options: dict) -> dict:
     return {name: checked.get(name, values[0]) for name, values in OPTIONS.items()}
 
 
+def _check_custom(cards) -> tuple[CardType, ...]:
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
+        raise SetupError("custom_cards must be a sequence of cards "
+                         "(see spaghetti.custom_cards.loads)")
+    seen = set(_BY_NAME)
+    for card in cards:
+        if not isinstance(card, CardType):
+            raise SetupError(f"custom_cards: {card!r} is not a card")
+        if card.name.lower() in seen:
+            raise SetupError(f"custom_cards: there is already a card named {card.name!r}")
+        seen.add(card.name.lower())
+    return tuple(cards)
+
+
 @dataclass(frozen=True)
 class Game:
     """The rules in force for one game.
@@ -71,6 +89,8 @@ class Game:
     players: int = 2
     options: dict[str, str] = field(default_factory=dict, hash=False, compare=True)
     variant: str = "spaghetti-code"
+    #: Cards the players wrote (Blank cards), each a :class:`CardType`; they join the deck.
+    custom_cards: tuple[CardType, ...] = ()
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -86,6 +106,7 @@ class Game:
         for name in _THREE_OR_MORE_ONLY:
             if self.options[name] and self.players < 3:
                 raise SetupError(f"option {name} is for 3 to 5 players, not {self.players}")
+        object.__setattr__(self, "custom_cards", _check_custom(self.custom_cards))
 
     # Facts of the level (SPEC 2.1).
     @property
@@ -107,9 +128,17 @@ class Game:
 
     @cached_property
     def deck(self) -> tuple[CardType, ...]:
-        """The cards of this level in rulebook order, then the extra cards the options bring."""
+        """The cards of this level in rulebook order, then the extra cards the options bring,
+        then the custom cards."""
         return tuple(c for c in SPAGHETTI_CODE_CARDS if c.level <= self.level) + tuple(
-            card for option, card in EXTRA_CARDS.items() if self.options[option])
+            card for option, card in EXTRA_CARDS.items() if self.options[option]) + \
+            self.custom_cards
+
+    @cached_property
+    def heals(self) -> bool:
+        """Can a life rise in this game (a custom card that heals)? Then a lost life is not
+        irreversible, and lives are part of the repetition key (C9)."""
+        return any(card.heals for card in self.custom_cards)
 
     @cached_property
     def placement_order(self) -> tuple[int, ...]:
@@ -124,7 +153,9 @@ class Game:
         """The card of this level with this name (letter case ignored)."""
         if not isinstance(name, str):
             raise SetupError(f"a card name must be a string, not {name!r}")
-        card = _BY_NAME.get(name.strip().lower())
+        key = name.strip().lower()
+        card = next((c for c in self.custom_cards if c.name.lower() == key), None) or \
+            _BY_NAME.get(key)
         if card is None:
             names = ", ".join(c.name for c in self.deck)
             raise SetupError(f"unknown card {name!r}; the cards of this game are: {names}")

@@ -397,8 +397,19 @@ class State:
         actor = self.to_move
         for step in card.effect:
             if step.__class__ is Do:
-                if step.action != "reverse_queues":
-                    return True  # reverse and remove_running_flag always change something
+                a = step.action
+                if a == "reverse" or a == "reverse_queues":
+                    if card.effect.count(step) % 2 == 0:
+                        continue  # reversing twice gives back what was there
+                    if a == "reverse":
+                        return True
+                elif step.amount is not None:  # damage_self, heal_self: only their net effect
+                    life = self.lives[actor]
+                    if card.self_life(vals, life, self.game.life) != life:
+                        return True
+                    continue
+                else:
+                    return True  # remove_running_flag always changes something
                 this = self.uids[self.cursor]
                 if any(q != q[::-1] for q, u in zip(self.queues, self.uids) if u != this):
                     return True
@@ -408,10 +419,21 @@ class State:
             if step.amount is not None and vals[step.amount] == 0:
                 continue
             a = step.action
+            if step.other and a != "add_flag" and a != "move_card":
+                if self._other_targets(a):
+                    return True
+                continue
             if a == "damage" or a == "remove_card" or a == "remove_flag":
                 return True
             if a == "add_flag":
-                if self.supply[actor] and len(self.queues) > 1:
+                if self.supply[actor] and (len(self.queues) > 1 or not step.other):
+                    return True
+            elif a == "heal":
+                if any(alive and life < self.game.life
+                       for alive, life in zip(self.alive, self.lives)):
+                    return True
+            elif a == "swap_card":
+                if len(self.queues) > 1:
                     return True
             elif a == "move_flag" or a == "move_card":
                 if len(self.queues) > 1:
@@ -433,15 +455,32 @@ class State:
                     return True
         return False
 
+    def _other_targets(self, a: str) -> bool:
+        """C4 for a step limited to targets other than this card (flags not on it; for
+        players: other than the actor): is there one, in the position at "run"?"""
+        if a == "damage" or a == "heal":
+            cap = self.game.life
+            return any(alive and p != self.to_move and (a == "damage" or self.lives[p] < cap)
+                       for p, alive in enumerate(self.alive))
+        if a == "remove_card":
+            return len(self.queues) > 1
+        c = self.cursor  # move_flag, remove_flag: a flag on another card (it can go to this one)
+        return any(q for i, q in enumerate(self.queues) if i != c)
+
     def _targets(self) -> list[int]:
         """Targets of the current Choose step (not yet ``done``)."""
         step = self.cmd.effect[self.step_i]
         a = step.action
         queues = self.queues
-        if a == "damage":
-            chosen = self.chosen
+        if a == "damage" or a == "heal":
+            chosen = self.chosen or 0  # (a heal step starts from an empty frozenset)
+            me = self.to_move if step.other else -1
+            if a == "damage":
+                return [N.PLAYER | p for p, alive in enumerate(self.alive)
+                        if alive and p != me and not chosen >> p & 1]
+            cap = self.game.life  # a player at full life is no target for a heal (C5)
             return [N.PLAYER | p for p, alive in enumerate(self.alive)
-                    if alive and not chosen >> p & 1]
+                    if alive and p != me and not chosen >> p & 1 and self.lives[p] < cap]
         if a == "move_flag" or a == "remove_flag":
             if a == "move_flag" and len(queues) < 2:
                 return []  # no other card to move a flag to
@@ -467,6 +506,12 @@ class State:
             if a == "remove_card" and self.inst_on:  # C12: an unused instant card is a card
                 cards += [N.ICARD | s for s, held in enumerate(self.instant) if held]
             return cards
+        if a == "swap_card":
+            this = self.this_uid
+            if this not in self.uids:
+                return []  # this card has left the game: nothing to swap it with
+            chosen = self.chosen or ()
+            return [N.CARD | i for i, u in enumerate(self.uids) if u != this and u not in chosen]
         if a == "raise":
             params = [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals)
                       for j in range(len(vs))]
@@ -861,6 +906,8 @@ class State:
             self.chosen = self.chosen | {uid}
             if a == "add_flag":
                 self._add_flag(arg, self.to_move)
+            elif a == "swap_card":
+                self._swap_card(arg)
             else:
                 self._remove_card(arg)
         elif kind == N.AT:
@@ -869,8 +916,12 @@ class State:
             self.chosen = self.chosen | {uid}
             self.selected = None
         elif kind == N.PLAYER:
-            self.chosen |= 1 << arg
-            self._damage(arg, self.cmd_vals[step.amount])
+            if a == "heal":
+                self.chosen = (self.chosen or 0) | 1 << arg  # players chosen, as for damage
+                self._heal(arg, self.cmd_vals[step.amount])
+            else:
+                self.chosen |= 1 << arg
+                self._damage(arg, self.cmd_vals[step.amount])
         elif kind == N.PARAM:
             card, index = arg >> 8, arg & 0xFF
             amount = self.cmd_vals[step.amount]
@@ -981,7 +1032,18 @@ class State:
     def _damage(self, seat: int, amount: int) -> None:
         if amount:
             self.lives[seat] -= amount
-            self._progress()
+            if self.game.heals:  # a life can come back: the loss is not irreversible (C9)
+                self.progressed = True  # (eliminations are still checked)
+                self._sig = None  # lives are in the key
+            else:
+                self._progress()
+
+    def _heal(self, seat: int, amount: int) -> None:
+        """The player gains ``amount`` life, never above the starting life (each player has
+        only their five life counters)."""
+        life = self.lives[seat]
+        self.lives[seat] = max(life, min(life + amount, self.game.life))
+        self._sig = None  # lives are in the key of a game that heals (C9)
 
     def _take_card(self, i: int):
         return (self.kinds.pop(i), self.mods.pop(i), self.vals.pop(i), self.queues.pop(i),
@@ -997,6 +1059,16 @@ class State:
         self.queues.insert(at, queue)
         self.uids.insert(at, uid)
         self.cursor = self.uids.index(cursor_uid)  # C2
+        self._sig = None
+
+    def _swap_card(self, j: int) -> None:
+        """This card and card j swap places, each with its queue and chips; the cursor stays
+        on its card (C2)."""
+        i = self.uids.index(self.this_uid)
+        cursor_uid = self.uids[self.cursor]
+        for seq in (self.kinds, self.mods, self.vals, self.queues, self.uids):
+            seq[i], seq[j] = seq[j], seq[i]
+        self.cursor = self.uids.index(cursor_uid)
         self._sig = None
 
     def _remove_card(self, i: int) -> None:
@@ -1027,6 +1099,12 @@ class State:
     def _do(self, action: str) -> None:
         if action == "reverse":
             self.direction = -self.direction
+        elif action == "damage_self" or action == "heal_self":  # the actor, by `amount`
+            amount = self.cmd_vals[self.cmd.effect[self.step_i].amount]
+            if action == "heal_self":
+                self._heal(self.to_move, amount)
+            else:
+                self._damage(self.to_move, amount)
         elif action == "reverse_queues":  # ReversePriority: every card but this one
             this = self.this_uid
             for i, uid in enumerate(self.uids):
@@ -1192,7 +1270,7 @@ class State:
         sig = self._sig
         if sig is None:
             sig = self._sig = (tuple([k.name for k in self.kinds]), tuple(self.mods),
-                               tuple(self.chips))
+                               tuple(self.chips), self.game.heals and tuple(self.lives))
         d = self.decision
         if d == D_TURN:
             ctx = self.to_move
