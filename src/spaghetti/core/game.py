@@ -15,15 +15,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..errors import SetupError
-from .cards import EXTRA_CARDS, INSTANT_CARDS, SPAGHETTI_CODE_CARDS, CardType
+from .cards import CardType
+from .variants import BUILT_IN_NAMES, VARIANTS, Variant
 
-VARIANTS = ("spaghetti-code",)
 FLAGS_PER_COLOUR = 10
-PLACED_PER_LEVEL = {1: 4, 2: 5, 3: 6}
-LIFE = 5
-CHIPS_PER_KIND = 5
-_BY_NAME = {card.name.lower(): card
-            for card in SPAGHETTI_CODE_CARDS + tuple(EXTRA_CARDS.values())}
 
 #: Options with their allowed values; the first is the default. Base game: SPEC 2.2, 2.6, 2.7;
 #: the extra cards and the variant rule: SPEC section 3.
@@ -66,7 +61,7 @@ def _check_custom(cards) -> tuple[CardType, ...]:
     if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
         raise SetupError("custom_cards must be a sequence of cards "
                          "(see spaghetti.custom_cards.loads)")
-    seen = set(_BY_NAME)
+    seen = set(BUILT_IN_NAMES)
     for card in cards:
         if not isinstance(card, CardType):
             raise SetupError(f"custom_cards: {card!r} is not a card")
@@ -93,12 +88,16 @@ class Game:
     custom_cards: tuple[CardType, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.variant not in VARIANTS:
+        if not isinstance(self.variant, str) or self.variant not in VARIANTS:
             raise SetupError(f"unknown variant {self.variant!r}; variants are: {', '.join(VARIANTS)}")
-        if type(self.level) is not int or self.level not in PLACED_PER_LEVEL:
-            raise SetupError(f"level must be 1, 2 or 3, not {self.level!r}")
-        if type(self.players) is not int or self.players not in (2, 3, 4, 5):
-            raise SetupError(f"players must be 2 to 5, not {self.players!r}")
+        rules = VARIANTS[self.variant]
+        if type(self.level) is not int or self.level not in rules.placed:
+            levels = ", ".join(map(str, rules.levels))
+            raise SetupError(f"level must be one of {levels} in {rules.title}, not {self.level!r}")
+        if type(self.players) is not int or self.players not in rules.players:
+            low, high = min(rules.players), max(rules.players)
+            count = f"{low} to {high}" if high > low else f"{low}"
+            raise SetupError(f"players must be {count} in {rules.title}, not {self.players!r}")
         object.__setattr__(self, "options", _check_options(dict(self.options)))
         for name in _TWO_PLAYERS_ONLY:
             if self.options[name] and self.players != 2:
@@ -108,10 +107,15 @@ class Game:
                 raise SetupError(f"option {name} is for 3 to 5 players, not {self.players}")
         object.__setattr__(self, "custom_cards", _check_custom(self.custom_cards))
 
+    @property
+    def rules(self) -> Variant:
+        """The game of the family this is (:mod:`spaghetti.core.variants`)."""
+        return VARIANTS[self.variant]
+
     # Facts of the level (SPEC 2.1).
     @property
     def flags_placed(self) -> int:
-        return PLACED_PER_LEVEL[self.level]
+        return self.rules.placed[self.level]
 
     @property
     def supply(self) -> int:
@@ -119,19 +123,20 @@ class Game:
 
     @property
     def life(self) -> int:
-        return LIFE
+        return self.rules.life
 
     @property
     def chips(self) -> int:
         """Increment chips, and as many Decrement chips, in the shared supply at the start."""
-        return CHIPS_PER_KIND if self.level >= 3 else 0
+        return self.rules.chips if self.level >= 3 else 0
 
     @cached_property
     def deck(self) -> tuple[CardType, ...]:
         """The cards of this level in rulebook order, then the extra cards the options bring,
         then the custom cards."""
-        return tuple(c for c in SPAGHETTI_CODE_CARDS if c.level <= self.level) + tuple(
-            card for option, card in EXTRA_CARDS.items() if self.options[option]) + \
+        rules = self.rules
+        return tuple(c for c in rules.cards if c.level <= self.level) + tuple(
+            card for option, card in rules.extra.items() if self.options[option]) + \
             self.custom_cards
 
     @cached_property
@@ -154,13 +159,13 @@ class Game:
         if not isinstance(name, str):
             raise SetupError(f"a card name must be a string, not {name!r}")
         key = name.strip().lower()
-        card = next((c for c in self.custom_cards if c.name.lower() == key), None) or \
-            _BY_NAME.get(key)
+        card = next((c for c in self.custom_cards + self.rules.all_cards()
+                     if c.name.lower() == key), None)
         if card is None:
             names = ", ".join(c.name for c in self.deck)
             raise SetupError(f"unknown card {name!r}; the cards of this game are: {names}")
         if card not in self.deck:
-            option = next((o for o, c in EXTRA_CARDS.items() if c is card), None)
+            option = next((o for o, c in self.rules.extra.items() if c is card), None)
             if option:
                 raise SetupError(f"{card.name} is an extra card: it needs the option {option}")
             raise SetupError(f"{card.name} is a level-{card.level} card; "
@@ -178,7 +183,7 @@ class Game:
     def shuffled_deal(self, seed: int) -> list[str]:
         """The face-down order of the instant cards, shuffled with ``seed`` (option
         ``instant_cards``)."""
-        names = [c.name for c in INSTANT_CARDS]
+        names = [c.name for c in self.rules.instant]
         random.Random(f"instant {seed}").shuffle(names)
         return names
 
@@ -213,12 +218,13 @@ class Game:
 
     def instant_deal(self, deal) -> list[CardType]:
         """The instant cards of a deal given by name: each of the three exactly once."""
-        by_name = {c.name.lower(): c for c in INSTANT_CARDS}
+        instant = self.rules.instant
+        by_name = {c.name.lower(): c for c in instant}
         if not isinstance(deal, (list, tuple)) or not all(isinstance(n, str) for n in deal):
             raise SetupError("an instant card deal must be a list of card names")
         cards = [by_name.get(name.strip().lower()) for name in deal]
-        if None in cards or len(set(cards)) != len(INSTANT_CARDS) or len(cards) != 3:
-            names = ", ".join(c.name for c in INSTANT_CARDS)
+        if None in cards or len(set(cards)) != len(instant) or len(cards) != len(instant):
+            names = ", ".join(c.name for c in instant)
             raise SetupError(f"an instant card deal lists {names}, each once, in face-down "
                              f"order; not {list(deal)!r}")
         return cards

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..errors import IllegalOptionError, NotationError
 from . import notation as N
-from .cards import REVERSE_PRIORITY, CardType, Do
+from .cards import CardType, Do
 from .game import Game
 
 # Mark bits of a flag code. PENDING: still to get its turn in this visit (C1). MOVED: already moved
@@ -706,7 +706,7 @@ class State:
             if self.memory_on:  # C11: every arrival counts, empty cards too
                 self.trail = (self.trail[1], self.here)
                 self.here = self.kinds[c]
-            self.c10_visit = self.rp_on and REVERSE_PRIORITY in self.kinds
+            self.c10_visit = self.rp_on and self.game.rules.reverse_priority in self.kinds
         q = self.queues[c]
         if not q:
             return
@@ -1215,7 +1215,10 @@ class State:
             if len(tied) == 1:
                 return tied[0]
         n = len(self.queues)
-        walk = [self.queues[(self.cursor + self.direction * i) % n] for i in range(n)] if n else []
+        if self.game.rules.tiebreak_from_start:  # Spaghetti Monsters: from the start of the row
+            walk = list(self.queues)
+        else:
+            walk = [self.queues[(self.cursor + self.direction * i) % n] for i in range(n)]
         for q in walk:
             if q and q[0] >> OWNER_SHIFT in tied:
                 return q[0] >> OWNER_SHIFT
