@@ -28,6 +28,7 @@ games = st.fixed_dictionaries({
     "interrupt": st.booleans(),
     "sequential_open": st.booleans(),
     "fair_first": st.booleans(),
+    "variant": st.sampled_from(["spaghetti-code", "spaghetti-monsters"]),
 })
 EXPANSIONS = ("reverse_priority", "memory", "reverse_flips_priority", "instant_cards",
               "interrupt", "sequential_open", "fair_first")
@@ -45,7 +46,8 @@ def options_of(g):
 
 def new(g):
     options = options_of(g)
-    return spaghetti.new_game(g["level"], g["players"], seed=g["seed"], options=options)
+    return spaghetti.new_game(g["level"], g["players"], seed=g["seed"], options=options,
+                              variant=g["variant"])
 
 
 def pick(state, rng):

@@ -16,16 +16,17 @@ __version__ = "0.1.0"
 
 def new_game(level: int = 1, players: int = 2, program: list[str] | None = None,
              seed: int | None = None, options: dict[str, str] | None = None,
-             cards=()) -> State:
-    """A new game at the start of placement (see :meth:`Game.new_state`).
+             cards=(), variant: str = "spaghetti-code") -> State:
+    """A new game at the start (see :meth:`Game.new_state`).
 
     ``cards``: custom cards that join the deck, as TOML text or as cards already read
-    (:func:`spaghetti.custom_cards.loads`).
+    (:func:`spaghetti.custom_cards.loads`). ``variant``: the game of the family
+    (:data:`spaghetti.core.variants.VARIANTS`).
     """
     if isinstance(cards, (str, bytes)):
         from .custom_cards import loads
         cards = loads(cards)
-    return Game(level=level, players=players, options=options or {},
+    return Game(level=level, players=players, options=options or {}, variant=variant,
                 custom_cards=cards).new_state(program, seed)
 
 

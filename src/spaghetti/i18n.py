@@ -164,9 +164,80 @@ _STRINGS: dict[str, tuple[str, str]] = {
 }
 
 
+# The words of Battle of the Spaghetti Monsters' table: islands, inhabitants, a wizard, magic,
+# blessings and curses (SPEC section 5). Only the strings that differ.
+_MONSTER_STRINGS: dict[str, tuple[str, str]] = {
+    "title": ("Battle of the Spaghetti Monsters", "スパゲッティモンスターの戦い"),
+    "phase.setup": ("preparation", "準備フェーズ"),
+    "phase.placement": ("placing inhabitants", "島民の配置フェーズ"),
+    "phase.execution": ("the wizard's tour", "魔術師の巡回フェーズ"),
+    "program": ("Islands", "島"),
+    "cursor": ("wizard", "魔術師"),
+    "running": ("casting", "発動中"),
+    "head_note": ("inhabitants head first  ·  < has the turn  ·  * yet to act in this visit",
+                  "島民は先頭から  ·  < 手番の島民  ·  * この訪問でまだ手番が来る"),
+    "col.on_cards": ("on islands", "島"),
+    "chips": ("Chip supply: Blessing {inc} · Curse {dec}", "チップの山: 祝福 {inc} · 呪い {dec}"),
+    "decide.place": ("{p}: place an inhabitant on an island without one of yours ({n} left).",
+                     "{p}: 自分の島民がまだいない島に島民を置く(残り{n}人)。"),
+    "decide.turn": ("{p}'s inhabitant may ask the wizard for the magic of {card}: cast or pass.",
+                    "{p}の島民の手番です（{card}）: 魔法を発動するかパスするか。"),
+    "decide.card": ("{p} is casting {card}: choose an island.", "{p}が{card}を発動中: 島を選ぶ。"),
+    "decide.flag": ("{p} is casting {card}: choose an inhabitant.",
+                    "{p}が{card}を発動中: 島民を選ぶ。"),
+    "decide.to": ("{p} is casting {card}: choose where the inhabitant goes.",
+                  "{p}が{card}を発動中: 島民の移動先を選ぶ。"),
+    "decide.at": ("{p} is casting {card}: choose the island's new position.",
+                  "{p}が{card}を発動中: 島の新しい位置を選ぶ。"),
+    "decide.player": ("{p} is casting {card}: choose a Spaghetti Monster.",
+                      "{p}が{card}を発動中: スパモンを選ぶ。"),
+    "decide.param": ("{p} is casting {card}: choose a number in brackets.",
+                     "{p}が{card}を発動中: 角括弧の数値を選ぶ。"),
+    "decide.take": ("{p}: take one of the face-down hidden magic cards.",
+                    "{p}: 伏せられた伏せ魔法カードを1枚取る。"),
+    "decide.open": ("{p}: place an inhabitant on the open island {card}, or pass.",
+                    "{p}: 開いた島{card}に島民を置くか、パスする。"),
+    "decide.interrupt": ("{p} (out) may interrupt: add an inhabitant to an island, or pass.",
+                         "{p}（脱落）: インタラプトで島に島民を追加するか、パスする。"),
+    "instant_line": ("Hidden magic: {cards}", "伏せ魔法: {cards}"),
+    "opt.pass": ("do not cast the magic", "魔法を発動しない"),
+    "opt.run": ("cast {card}: {text}", "{card}を発動: {text}"),
+    "opt.flag": ("{owner}'s inhabitant on {card}", "{card}の{owner}の島民"),
+    "opt.flag_head": ("{owner}'s inhabitant on {card} (head)", "{card}の{owner}の島民（先頭）"),
+    "opt.instant": ("cast your hidden magic {card} here: {text}",
+                    "ここで伏せ魔法「{card}」を発動: {text}"),
+    "opt.interrupt": ("interrupt: an inhabitant to {card}", "インタラプト: {card}に島民"),
+    "opt.icard": ("{p}'s hidden magic", "{p}の伏せ魔法"),
+    "opt.iparam": ("{p}'s hidden magic: number {i} (now {v})", "{p}の伏せ魔法: 数値{i}（現在{v}）"),
+    "opt.param": ("{card}: number {i} (now {v})", "{card}: 数値{i}（現在{v}）"),
+    "nonempty_program": ("(no islands left)", "(島がありません)"),
+}
+_VOCABULARIES = {"code": {}, "monsters": _MONSTER_STRINGS}
+
+
+class Lang(str):
+    """A language code (``"en"``, ``"ja"``) that also knows the vocabulary of the game on the
+    table (``"code"``: cards, flags, a cursor; ``"monsters"``: islands, inhabitants, a wizard).
+    It compares equal to its code, so it goes wherever a language code goes."""
+
+    vocabulary = "code"
+
+    def __new__(cls, code: str, vocabulary: str = "code") -> Lang:
+        lang = super().__new__(cls, code)
+        lang.vocabulary = vocabulary
+        return lang
+
+
+def lang_for(lang: str, state: State) -> Lang:
+    """The language ``lang`` speaking the vocabulary of ``state``'s game."""
+    return Lang(str(lang), state.game.rules.vocabulary)
+
+
 def t(key: str, lang: str = "en", **kwargs) -> str:
-    """A UI string in a language, formatted with ``kwargs``."""
-    en, ja = _STRINGS[key]
+    """A UI string in a language (and the vocabulary a :class:`Lang` carries), formatted with
+    ``kwargs``."""
+    words = _VOCABULARIES[getattr(lang, "vocabulary", "code")]
+    en, ja = words.get(key) or _STRINGS[key]
     text = ja if lang == "ja" else en
     return text.format(**kwargs) if kwargs else text
 
@@ -202,6 +273,7 @@ def _q(name: str, lang: str) -> str:
 
 def option_label(state: State, option: str, lang: str = "en") -> str:
     """A few words saying what an option of ``state.legal()`` targets (for a numbered menu)."""
+    lang = lang_for(lang, state)
     action = N.parse(option)
     kind = N.kind(action)
     run = state.running_card
@@ -350,6 +422,58 @@ _JA = {
 }
 
 
+_MONSTER_EN = {
+    "place": "{p} placed an inhabitant on {card}.",
+    "run": "{p} casts {card}.",
+    "ran": "{p} cast {card}: {what}.",
+    "take": "{p} took face-down hidden magic {n}.",
+    "open_pass": "{p} passed on the open island {card}.",
+    "interrupt": "{p} interrupted: an inhabitant to {card}.",
+    "instant": "{p} casts the hidden magic {card} on {dst}.",
+    "discard_instant": "discarded {who}'s hidden magic unseen",
+    "arrange": "{p} laid out {card} as island {n}.",
+    "move_flag": "moved {owner}'s inhabitant from {src} to {dst}",
+    "pick_flag": "{p} picked {owner}'s inhabitant on {src} to move.",
+    "remove_flag": "removed {owner}'s inhabitant from {src}",
+    "add_flag": "added an inhabitant to {dst}",
+    "remove_card": "sank {dst} with its {n} inhabitant(s)",
+    "raise": "blessed {dst}'s number {i} from {a} to {b}",
+    "lower": "cursed {dst}'s number {i} from {a} to {b}",
+    "param_same": "left {dst}'s number {i} at {a} (no chips left)",
+    "reverse": "the wizard now tours {dir}",
+    "bomb_flag": "the inhabitant who cast it left the game",
+}
+_MONSTER_JA = {
+    "place": "{p}が{card}に島民を置いた。",
+    "run": "{p}が{card}を発動する。",
+    "ran": "{p}が{card}を発動: {what}。",
+    "take": "{p}が伏せ札{n}の伏せ魔法を取った。",
+    "open_pass": "{p}は開いた島{card}をパスした。",
+    "interrupt": "{p}がインタラプト: {card}に島民。",
+    "instant": "{p}が{dst}で伏せ魔法{card}を発動する。",
+    "discard_instant": "{who}の伏せ魔法を伏せたまま破棄した",
+    "arrange": "{p}が{card}を{n}番目の島として並べた。",
+    "move_flag": "{owner}の島民を{src}から{dst}へ移動した",
+    "pick_flag": "{p}が{src}の{owner}の島民を移動するために選んだ。",
+    "remove_flag": "{src}の{owner}の島民を取り除いた",
+    "add_flag": "{dst}に島民を追加した",
+    "remove_card": "{dst}を島民{n}人ごと沈めた",
+    "raise": "{dst}の数値{i}を{a}から{b}に祝福した",
+    "lower": "{dst}の数値{i}を{a}から{b}に呪った",
+    "param_same": "{dst}の数値{i}は{a}のまま（チップ切れ）",
+    "reverse": "魔術師の向きが{dir}になった",
+    "bomb_flag": "発動した島民はゲームから取り除かれた",
+}
+
+
+def _words(lang: str) -> dict:
+    """The sentence templates of :func:`describe` for a language and its vocabulary."""
+    base = _JA if lang == "ja" else _EN
+    if getattr(lang, "vocabulary", "code") == "monsters":
+        return {**base, **(_MONSTER_JA if lang == "ja" else _MONSTER_EN)}
+    return base
+
+
 def _by_themselves(before: State, after: State, w: dict, lang: str,
                    chosen: int | None = None) -> list[str]:
     """What steps that need no choice did between two states: the cursor reversed, lives
@@ -371,7 +495,8 @@ def describe(before: State, option: str, lang: str = "en") -> str:
     ``before`` is not changed. Raises :class:`~spaghetti.IllegalOptionError` if the option is
     not legal there.
     """
-    w = _JA if lang == "ja" else _EN
+    lang = lang_for(lang, before)
+    w = _words(lang)
     after = before.copy()
     after.apply(option)
     action = N.parse(option)

@@ -18,6 +18,7 @@ from rich.console import Console
 from .. import records
 from ..ai import LEVELS, make_player
 from ..core.game import OPTIONS, Game
+from ..core.variants import VARIANTS
 from ..core.view import OBSERVER, REFEREE, view
 from ..custom_cards import loads as load_cards
 from ..errors import RecordError, SetupError, SpaghettiError
@@ -139,7 +140,14 @@ def cli() -> None:
 # ---------------------------------------------------------------------------- play
 
 
+_game_option = click.option(
+    "--game", "variant", type=click.Choice(list(VARIANTS)), default="spaghetti-code",
+    show_default=True, help="The game of the family: " + "; ".join(
+        f"{name}: {v.title} ({v.title_ja})" for name, v in VARIANTS.items()) + ".")
+
+
 @cli.command()
+@_game_option
 @click.option("--level", type=click.IntRange(1, 3), default=1, show_default=True,
               help="Level 1 (5 cards), 2 (8 cards) or 3 (10 cards, parameter chips).")
 @click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True,
@@ -165,7 +173,8 @@ def cli() -> None:
               help="Continue the game recorded in FILE (its level, players, program and options).")
 @click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.toml", help=_CARDS_HELP)
-def play(level: int, players: int, seed: int | None, program: str | None, lang: str,
+def play(variant: str, level: int, players: int, seed: int | None, program: str | None,
+         lang: str,
          opponent: str, seat: int, rule_options: tuple[str, ...], save_path: str | None,
          load_path: str | None, cards_path: str | None) -> None:
     """Play a game in the terminal.
@@ -183,6 +192,7 @@ def play(level: int, players: int, seed: int | None, program: str | None, lang: 
       spaghetti play --players 3 --option placement_order=snake --save game.json
       spaghetti play --load game.json --vs random
       spaghetti play --cards examples/custom-cards.toml --vs random
+      spaghetti play --game spaghetti-monsters --vs normal --lang ja
       yes 1 | spaghetti play --vs random --seed 3      # always pick the first option
     """
     from .play import Session
@@ -202,7 +212,7 @@ def play(level: int, players: int, seed: int | None, program: str | None, lang: 
             seed = random.randrange(10_000)
         if program_names is None:
             shown_seed = seed
-        state = Game(level=level, players=players, options=options,
+        state = Game(level=level, players=players, options=options, variant=variant,
                      custom_cards=_read_cards(cards_path)).new_state(program_names, seed)
     if not 0 <= seat < players:
         raise SetupError(f"--seat {seat}: the seats of a {players}-player game are 0 to {players - 1}")
@@ -326,6 +336,7 @@ def legal(file: str) -> None:
 
 
 @cli.command()
+@_game_option
 @click.option("--level", type=click.IntRange(1, 3), default=1, show_default=True,
               help="Level 1, 2 or 3.")
 @click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True,
@@ -339,7 +350,7 @@ def legal(file: str) -> None:
               metavar="FILE.toml", help=_CARDS_HELP + " The record carries their definitions.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
               show_default=True, help="Write the record to FILE ('-': standard output).")
-def new(level: int, players: int, seed: int | None, program: str | None,
+def new(variant: str, level: int, players: int, seed: int | None, program: str | None,
         rule_options: tuple[str, ...], cards_path: str | None, output: str) -> None:
     """Write the record of a new game, program written out, no actions yet.
 
@@ -356,7 +367,7 @@ def new(level: int, players: int, seed: int | None, program: str | None,
     names = _parse_program(program)
     if seed is None and names is None:
         seed = random.randrange(10_000)
-    state = Game(level=level, players=players, options=options,
+    state = Game(level=level, players=players, options=options, variant=variant,
                  custom_cards=_read_cards(cards_path)).new_state(names, seed)
     text = records.dumps(state)
     if output == "-":

@@ -20,7 +20,7 @@ from ..ai import MCTSPlayer, Player
 from ..core import notation as N
 from ..core.state import State
 from ..errors import IllegalOptionError, NotationError
-from ..i18n import colour, describe, option_label, t
+from ..i18n import colour, describe, lang_for, option_label, t
 from .render import render
 
 HUMAN, COMPUTER, FORCED = "human", "computer", "forced"
@@ -37,7 +37,7 @@ class Session:
                  clear: bool | None = None, hint_iterations: int = HINT_ITERATIONS):
         self.state = state
         self.players = list(players)
-        self.lang = lang
+        self.lang = lang_for(lang, state)  # with the words of the game on the table
         self.console = console or Console()
         self.save_path = save_path
         self.seed = seed

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from ..core.state import State
 from ..core.view import REFEREE, knows_card, knows_instant
-from ..i18n import card_name, colour, mark, option_label, style, t
+from ..i18n import card_name, colour, lang_for, mark, option_label, style, t
 
 CARD_WIDTH = 14  # width of one card's column in the row layout
 
@@ -294,6 +294,7 @@ def render(state: State, lang: str = "en", *, width: int = 100, log: Sequence[st
            viewer=REFEREE) -> Group:
     """The whole screen for a state as ``viewer`` may see it: header, program, players, chips,
     the expansions, last moves, decision."""
+    lang = lang_for(lang, state)  # the words of the game on the table
     parts: list[RenderableType] = [header(state, lang, seed), Text("")]
     parts.append(program_table(state, lang, width, viewer))
     parts.append(Text("  " + t("head_note", lang), style="dim"))
