@@ -433,7 +433,8 @@ def test_built_in_card_and_its_toml_twin_play_identically(built_in):
     cards = twin(built_in)
     for seed in range(20):
         rng = random.Random(seed)
-        options = {"memory": rng.random() < 0.3, "reverse_priority": rng.random() < 0.3}
+        options = {name: rng.random() < 0.3
+                   for name in ("memory", "reverse_priority", "reverse_flips_priority")}
         players = 2 + seed % 3
         program = Game(level=3, players=players, options=options).shuffled_program(seed)
         mine = [f"Twin{n}" if n == built_in.name else n for n in program]
