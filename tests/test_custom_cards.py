@@ -300,6 +300,77 @@ def test_c4_other_needs_a_target_other_than_this_card():
     assert not state._can_run()
 
 
+C4_CARDS = TRADE_OFF + HEAL + SWAP2 + """
+[[card]]
+name = "Medic"
+text = "Gain {0}, then up to {1} others gain {0}."
+params = [1, 1]
+effect = [{do = "heal_self", amount = 0}, {choose = "heal", count = 1, amount = 0, other = true}]
+[[card]]
+name = "Shove"
+text = "Remove {0} flag(s) not here, then add a flag."
+params = [1]
+effect = [{choose = "remove_flag", count = 0, other = true}, {choose = "add_flag"}]
+[[card]]
+name = "Dizzy"
+text = "Reverse twice, then reverse priorities."
+effect = [{do = "reverse"}, {do = "reverse"}, {do = "reverse_queues"}]
+[[card]]
+name = "Breathe"
+text = "Lose {0} life, then gain {1}."
+params = [1, 1]
+effect = [{do = "damage_self", amount = 0}, {do = "heal_self", amount = 1}]
+[[card]]
+name = "Pal"
+text = "Another player gains {0}; then swap."
+params = [1]
+effect = [{choose = "heal", amount = 0, other = true}, {choose = "swap_card"}]
+"""
+
+
+def board(state):
+    """What a command can change (flags by owner only; the turn hand-over left out)."""
+    return ([k.name for k in state.kinds], state.mods, [state.owners(i) for i in
+            range(len(state.kinds))], state.lives, state.supply, state.removed, state.direction,
+            state.chips)
+
+
+def command_ends(state):
+    """The boards at the end of the running command, for every way of choosing its targets."""
+    if state.cmd is None or state.is_over:
+        yield board(state)
+        return
+    for option in state.legal():
+        if option != "declare":
+            after = state.copy()
+            after.apply(option)
+            yield from command_ends(after)
+
+
+def test_c4_run_is_offered_exactly_when_some_way_of_running_changes_the_game():
+    """At every turn on a custom card of random games: `run` is legal iff running it (forced,
+    when it is not legal) can end the command in a different board, over all target choices."""
+    cards = cc.loads(C4_CARDS)
+    checked = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = spaghetti.new_game(rng.randint(1, 3), rng.randint(2, 3), seed=seed, cards=cards,
+                                   options={"stalemate": "manual"})
+        for _ in range(300):
+            if state.is_over:
+                break
+            if state.deciding == "turn" and state.kinds[state.cursor] in cards:
+                forced = state.copy()
+                forced._start_command()  # run, whether or not it is legal
+                before = board(state)
+                changes = any(end != before for end in command_ends(forced))
+                assert ("run" in state.legal()) == changes, state.kinds[state.cursor].name
+                checked += 1
+            legal = state.legal()
+            state.apply(legal[rng.randrange(len(legal))])
+    assert checked > 300
+
+
 def test_c9_a_damage_then_heal_loop_is_a_stalemate():
     # With a heal in the game lives go both ways: a damage no longer forgets earlier positions,
     # and lives are part of the key. Red bugs Blue, Blue heals back: the round repeats.
@@ -362,7 +433,8 @@ def test_built_in_card_and_its_toml_twin_play_identically(built_in):
     cards = twin(built_in)
     for seed in range(20):
         rng = random.Random(seed)
-        options = {"memory": rng.random() < 0.3, "reverse_priority": rng.random() < 0.3}
+        options = {name: rng.random() < 0.3
+                   for name in ("memory", "reverse_priority", "reverse_flips_priority")}
         players = 2 + seed % 3
         program = Game(level=3, players=players, options=options).shuffled_program(seed)
         mine = [f"Twin{n}" if n == built_in.name else n for n in program]

@@ -153,15 +153,20 @@ def _text(value: Any, where: str, n_params: int) -> str:
     """A card text: ``{i}`` stands for parameter i, and each parameter is printed once."""
     value = _line(value, where, MAX_TEXT)
     try:
-        fields = [f for _, f, spec, conv in string.Formatter().parse(value) if f is not None]
-        bad = [f for f in fields if not f.isdigit() or int(f) >= n_params]
+        parsed = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(value)
+                  if f is not None]
+        fields = [f for f, _, _ in parsed]
+        bad = [f if not (spec or conv) else f"{f}{'!' + conv if conv else ''}"
+               f"{':' + spec if spec else ''}"
+               for f, spec, conv in parsed
+               if spec or conv or not f.isdigit() or int(f) >= n_params]
     except ValueError as exc:
         raise CardFileError(f"{where}: {exc} (write parameters as {{0}}, {{1}}; a brace itself "
                             "as {{ or }})") from None
     if bad:
-        raise CardFileError(f"{where}: {{{bad[0]}}} is not a parameter (the card has "
-                            f"{n_params}: {{0}} to {{{n_params - 1}}})" if n_params else
-                            f"{where}: {{{bad[0]}}} is not a parameter (the card has none)")
+        has = ("none" if not n_params else "one: {0}" if n_params == 1 else
+               f"{n_params}: {{0}} to {{{n_params - 1}}}")
+        raise CardFileError(f"{where}: {{{bad[0]}}} is not a parameter (parameters: {has})")
     missing = [j for j in range(n_params) if str(j) not in fields]
     if missing:
         raise CardFileError(f"{where}: parameter {{{missing[0]}}} is not in the text (every "

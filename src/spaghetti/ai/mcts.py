@@ -166,8 +166,11 @@ class MCTSPlayer(ActionPlayer):
                 action = N.RUN if random_() < P_RUN else N.PASS
             elif legal[0] & N.KIND_MASK == N.PLAYER and random_() < P_HURT_OTHER:
                 me = N.PLAYER | state.to_move
-                others = [a for a in legal if a != me and a != N.DONE and a != N.DECLARE]
-                action = others[rng.randrange(len(others))] if others else legal[0]
+                if me in legal and state.choosing == "heal":  # a custom card's heal: oneself
+                    action = me
+                else:
+                    others = [a for a in legal if a != me and a != N.DONE and a != N.DECLARE]
+                    action = others[rng.randrange(len(others))] if others else legal[0]
             else:
                 action = legal[rng.randrange(len(legal))]
             state.apply_action(action)

@@ -399,7 +399,7 @@ class State:
             if step.__class__ is Do:
                 a = step.action
                 if a == "reverse" or a == "reverse_queues":
-                    if card.effect.count(step) % 2 == 0:
+                    if len(card.effect) > 1 and card.effect.count(step) % 2 == 0:
                         continue  # reversing twice gives back what was there
                     if a == "reverse":
                         return True
