@@ -41,17 +41,19 @@ CHOOSE_PRIMITIVES = tuple(CHOOSE_TARGETS)
 #: arrivals that only the Memory option keeps (C11).
 DO_PRIMITIVES = tuple(sorted(DO_ACTIONS - {"recall"}))
 #: Primitives that need an ``amount`` (a parameter index); the others take none.
-NEEDS_AMOUNT = frozenset({"damage", "heal", "raise", "lower"} | DO_AMOUNT)
+NEEDS_AMOUNT = frozenset({"damage", "heal", "raise", "lower", "call"} | DO_AMOUNT)
 #: Choose primitives that may take a ``count`` ("up to n" distinct targets, C5); the others
 #: (raise, lower) choose exactly one target.
-TAKES_COUNT = frozenset(CHOOSE_PRIMITIVES) - {"raise", "lower"}
+TAKES_COUNT = frozenset(CHOOSE_PRIMITIVES) - {"raise", "lower", "call"}
 #: Choose primitives that may take ``other = true``: a card other than this one, a flag not on
 #: this card, a player other than the actor. (swap_card always chooses another card.)
 TAKES_OTHER = frozenset({"add_flag", "move_flag", "remove_flag", "remove_card", "move_card",
-                         "damage", "heal"})
+                         "damage", "heal", "reorder"})
 
 CARD_KEYS = ("name", "name_ja", "text", "text_ja", "params", "effect")
-STEP_KEYS = ("choose", "do", "count", "amount", "other")
+STEP_KEYS = ("choose", "do", "count", "amount", "other", "head", "same_card")
+#: Choose primitives that take a flag of their own: add_flag "head", remove_flag "same_card".
+FLAGS_OF = {"head": "add_flag", "same_card": "remove_flag"}
 BUILT_IN = {card.name.lower(): card for card in SPAGHETTI_CODE_CARDS + tuple(EXTRA_CARDS.values())}
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 MAX_NAME, MAX_TEXT, MAX_PARAM, MAX_PARAMS, MAX_STEPS, MAX_CARDS = 20, 300, 99, 9, 12, 50
@@ -217,9 +219,17 @@ def _step(step: Any, where: str, n_params: int) -> Choose | Do:
                             if kind == "choose" else f"{where}: a do step takes no count")
     if "other" in step and action not in TAKES_OTHER:
         raise CardFileError(f"{where}: {action} takes no 'other'")
+    flags = {}
+    for key, primitive in FLAGS_OF.items():
+        if key in step:
+            if action != primitive:
+                raise CardFileError(f"{where}: '{key}' is for {primitive} only")
+            if not isinstance(step[key], bool):
+                raise CardFileError(f"{where}: {key}: must be true or false, not {step[key]!r}")
+            flags[key] = step[key]
     if kind == "do":
         return Do(action, amount=amount)
-    return Choose(action, count=count, amount=amount, other=other)
+    return Choose(action, count=count, amount=amount, other=other, **flags)
 
 
 # ---------------------------------------------------------------------- writing
@@ -244,6 +254,9 @@ def to_data(card: CardType) -> dict[str, Any]:
                 s["count"] = step.count
             if step.other:
                 s["other"] = True
+            for key in FLAGS_OF:
+                if getattr(step, key):
+                    s[key] = True
         if step.amount is not None:
             s["amount"] = step.amount
         steps.append(s)

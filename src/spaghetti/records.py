@@ -37,7 +37,7 @@ def record_of(state: State, meta: dict | None = None) -> dict[str, Any]:
         "variant": game.variant,
         "level": game.level,
         "players": game.players,
-        "options": dict(game.options),
+        "options": {name: game.options[name] for name in game.option_names},
     }
     if game.custom_cards:  # their definitions travel with the record
         record["cards"] = [to_data(card) for card in game.custom_cards]

@@ -17,7 +17,7 @@ from rich.console import Console
 
 from .. import records
 from ..ai import LEVELS, make_player
-from ..core.game import OPTIONS, Game
+from ..core.game import OPTIONS, Game, option_words
 from ..core.variants import VARIANTS
 from ..core.view import OBSERVER, REFEREE, view
 from ..custom_cards import loads as load_cards
@@ -69,12 +69,9 @@ def _read_record_data(path: str) -> Any:
         raise RecordError(f"{name}: not a JSON record: {exc}") from None
 
 
-def _word(value) -> str:
-    return str(value).lower() if isinstance(value, bool) else value
-
 
 # Each option's values as typed on the command line, default first.
-_OPTION_WORDS = {name: [_word(v) for v in values] for name, values in OPTIONS.items()}
+_OPTION_WORDS = {name: option_words(name) for name in OPTIONS}
 
 
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:

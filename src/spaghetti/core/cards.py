@@ -30,13 +30,17 @@ CHOOSE_TARGETS = {
     "lower": "param",        # the parameter falls by up to `amount`, never below 0
     "heal": "player",        # the player gains `amount` life, never above the starting life
     "swap_card": "card",     # this card and the chosen one swap places, each with its queue (C2)
+    "reorder": "card",       # the card, then its new queue order one flag at a time (Pasta Logic)
+    "call": "card",          # the cursor visits the card and comes back (Subroutine, C16)
 }
 # Primitives of a Do step. "recall" runs the remembered commands (Memory, C11). damage_self and
 # heal_self change the actor's life by the value of their `amount` parameter.
+# rotate_queues moves the tail flag of every other card to its head (Rotate); damage_others hurts
+# every other player still in (Pasta Logic's "the opponent").
 DO_ACTIONS = {"reverse", "remove_running_flag", "reverse_queues", "recall",
-              "damage_self", "heal_self"}
+              "damage_self", "heal_self", "rotate_queues", "damage_others"}
 #: Do primitives that read an `amount` parameter.
-DO_AMOUNT = {"damage_self", "heal_self"}
+DO_AMOUNT = {"damage_self", "heal_self", "damage_others"}
 #: Primitives that change a life upwards: a game with one of them keeps lives in its position
 #: key, since a life can then come back (C9).
 HEALS = {"heal", "heal_self"}
@@ -50,16 +54,25 @@ class Choose:
 
     ``count`` and ``amount`` are parameter indexes (``None``: exactly one / no amount).
     ``other``: only targets other than this card (for flags: not on this card).
+    ``head``: ``add_flag`` puts the flag at the head instead of the tail (FastPass).
+    ``same_card``: ``remove_flag`` takes every flag from the card of the first one (Pasta
+    Logic's RemoveFlag: "one card, up to n of its flags").
     """
 
     action: str
     count: int | None = None
     amount: int | None = None
     other: bool = False
+    head: bool = False
+    same_card: bool = False
 
     def __post_init__(self) -> None:
         if self.action not in CHOOSE_TARGETS:
             raise ValueError(f"unknown choice primitive {self.action!r}")
+        if self.head and self.action != "add_flag":
+            raise ValueError("only add_flag takes 'head'")
+        if self.same_card and self.action != "remove_flag":
+            raise ValueError("only remove_flag takes 'same_card'")
         if self.other and self.action in ("swap_card", "raise", "lower"):
             raise ValueError(f"{self.action} takes no 'other'")  # (swap_card: always other)
 
@@ -121,13 +134,16 @@ class CardType:
         """Can this card raise a life (``heal``, ``heal_self``)?"""
         return any(step.action in HEALS for step in self.effect)
 
-    def self_life(self, values: tuple[int, ...], life: int, cap: int) -> int:
+    def self_life(self, values: tuple[int, ...], life: int, cap: int | None) -> int:
         """The actor's life after this card's ``damage_self`` / ``heal_self`` steps alone,
         from ``life``, with these parameter values (C4 asks whether they change anything)."""
         for step in self.effect:
-            if step.__class__ is Do and step.amount is not None:
+            if step.__class__ is Do and step.action in ("damage_self", "heal_self"):
                 v = values[step.amount]
-                life = life - v if step.action == "damage_self" else max(life, min(life + v, cap))
+                if step.action == "damage_self":
+                    life -= v
+                else:
+                    life = life + v if cap is None else max(life, min(life + v, cap))
         return life
 
     def text_for(self, values: tuple[int, ...] | None = None, lang: str = "en") -> str:

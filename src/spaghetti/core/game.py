@@ -16,7 +16,7 @@ from functools import cached_property
 
 from ..errors import SetupError
 from .cards import CardType
-from .variants import BUILT_IN_NAMES, VARIANTS, Variant
+from .variants import VARIANTS, Variant
 
 FLAGS_PER_COLOUR = 10
 
@@ -33,6 +33,9 @@ OPTIONS: dict[str, tuple] = {
     "interrupt": (False, True),
     "sequential_open": (False, True),
     "fair_first": (False, True),
+    # Pasta Logic (SPEC section 4): the deal, and the die that keeps life (C15).
+    "setup": ("rulebook", "we-are-programmer", "life-race", "inflation", "catastrophe", "novice"),
+    "life_cap": (6, None),
 }
 #: Expansions for a number of players only (SPEC section 3).
 _TWO_PLAYERS_ONLY = ("instant_cards", "fair_first")
@@ -40,7 +43,13 @@ _THREE_OR_MORE_ONLY = ("interrupt",)
 _WORDS = {"true": True, "on": True, "yes": True, "false": False, "off": False, "no": False}
 
 
-def _check_options(options: dict) -> dict:
+def option_words(name: str) -> list[str]:
+    """An option's values as typed on a command line, default first."""
+    return [str(v).lower() if isinstance(v, bool) or v is None else str(v)
+            for v in OPTIONS[name]]
+
+
+def _check_options(options: dict, rules: Variant) -> dict:
     if not isinstance(options, dict):
         raise SetupError("options must be a mapping of option name to value")
     checked = {}
@@ -48,20 +57,29 @@ def _check_options(options: dict) -> dict:
         if name not in OPTIONS:
             raise SetupError(f"unknown option {name!r}; options are: {', '.join(OPTIONS)}")
         allowed = OPTIONS[name]
-        if isinstance(allowed[0], bool) and isinstance(value, str):
-            value = _WORDS.get(value.strip().lower(), value)
+        if isinstance(value, str):  # as typed: true/on/yes, a number, none
+            word = value.strip().lower()
+            if isinstance(allowed[0], bool):
+                value = _WORDS.get(word, value)
+            elif word in ("none", "null") and None in allowed:
+                value = None
+            elif word.isdigit() and any(type(v) is int for v in allowed):
+                value = int(word)
         if not any(type(value) is type(v) and value == v for v in allowed):
-            shown = "true, false" if isinstance(allowed[0], bool) else ", ".join(allowed)
+            shown = ", ".join(option_words(name))
             raise SetupError(f"option {name!r} cannot be {value!r}; it is one of: {shown}")
+        if name not in rules.options and value != allowed[0]:
+            raise SetupError(f"option {name!r} does not apply to {rules.title}; its options "
+                             f"are: {', '.join(rules.options)}")
         checked[name] = value
     return {name: checked.get(name, values[0]) for name, values in OPTIONS.items()}
 
 
-def _check_custom(cards) -> tuple[CardType, ...]:
+def _check_custom(cards, rules: Variant) -> tuple[CardType, ...]:
     if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
         raise SetupError("custom_cards must be a sequence of cards "
                          "(see spaghetti.custom_cards.loads)")
-    seen = set(BUILT_IN_NAMES)
+    seen = {card.name.lower() for card in rules.all_cards() + rules.instant}
     for card in cards:
         if not isinstance(card, CardType):
             raise SetupError(f"custom_cards: {card!r} is not a card")
@@ -98,14 +116,14 @@ class Game:
             low, high = min(rules.players), max(rules.players)
             count = f"{low} to {high}" if high > low else f"{low}"
             raise SetupError(f"players must be {count} in {rules.title}, not {self.players!r}")
-        object.__setattr__(self, "options", _check_options(dict(self.options)))
+        object.__setattr__(self, "options", _check_options(dict(self.options), rules))
         for name in _TWO_PLAYERS_ONLY:
             if self.options[name] and self.players != 2:
                 raise SetupError(f"option {name} is for 2 players, not {self.players}")
         for name in _THREE_OR_MORE_ONLY:
             if self.options[name] and self.players < 3:
                 raise SetupError(f"option {name} is for 3 to 5 players, not {self.players}")
-        object.__setattr__(self, "custom_cards", _check_custom(self.custom_cards))
+        object.__setattr__(self, "custom_cards", _check_custom(self.custom_cards, rules))
 
     @property
     def rules(self) -> Variant:
@@ -114,8 +132,19 @@ class Game:
 
     # Facts of the level (SPEC 2.1).
     @property
+    def setup(self):
+        """The named setup in force (Pasta Logic's option ``setup``), or None."""
+        return self.rules.setups.get(self.options["setup"])
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """The rule options that apply to this game (records and views list these)."""
+        return self.rules.options
+
+    @property
     def flags_placed(self) -> int:
-        return self.rules.placed[self.level]
+        setup = self.setup
+        return setup.flags if setup and setup.flags else self.rules.placed[self.level]
 
     @property
     def supply(self) -> int:
@@ -123,12 +152,19 @@ class Game:
 
     @property
     def life(self) -> int:
-        return self.rules.life
+        setup = self.setup
+        return setup.life if setup and setup.life else self.rules.life
+
+    @property
+    def life_cap(self) -> int | None:
+        """The highest a life can rise: Pasta Logic keeps life on a die (C15, option
+        ``life_cap``, None: no limit); elsewhere the starting life."""
+        return self.options["life_cap"] if "life_cap" in self.rules.options else self.life
 
     @property
     def chips(self) -> int:
         """Increment chips, and as many Decrement chips, in the shared supply at the start."""
-        return self.rules.chips if self.level >= 3 else 0
+        return self.rules.chips if self.level >= self.rules.chips_from_level else 0
 
     @cached_property
     def deck(self) -> tuple[CardType, ...]:
@@ -140,10 +176,15 @@ class Game:
             self.custom_cards
 
     @cached_property
+    def calls(self) -> bool:
+        """Has a card of this game a Subroutine's call? Then visits can nest (C16)."""
+        return any(step.action == "call" for card in self.deck for step in card.effect)
+
+    @cached_property
     def heals(self) -> bool:
         """Can a life rise in this game (a custom card that heals)? Then a lost life is not
         irreversible, and lives are part of the repetition key (C9)."""
-        return any(card.heals for card in self.custom_cards)
+        return any(card.heals for card in self.deck)
 
     @cached_property
     def placement_order(self) -> tuple[int, ...]:
@@ -176,8 +217,18 @@ class Game:
         """The program dealt by shuffling this level's cards with ``seed``."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise SetupError(f"seed must be a whole number, not {seed!r}")
-        names = [c.name for c in self.deck]
-        random.Random(seed).shuffle(names)
+        rng = random.Random(seed)
+        rules = self.rules
+        setup = self.setup
+        if setup and setup.cards:
+            names = list(setup.cards)
+        elif rules.basic:  # Pasta Logic: the BASIC cards and some others drawn at random
+            others = [c.name for c in rules.cards if c not in rules.basic]
+            names = [c.name for c in rules.basic] + rng.sample(others, rules.drawn)
+        else:
+            names = [c.name for c in self.deck]
+        if not setup or setup.shuffled:
+            rng.shuffle(names)
         return names
 
     def shuffled_deal(self, seed: int) -> list[str]:

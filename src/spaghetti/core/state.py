@@ -62,7 +62,8 @@ class State:
         "history", "auto_stalemate", "derived", "is_over", "progressed", "_legal", "_sig",
         "plain", "rp_on", "memory_on", "flip", "trail", "here", "c10_visit", "later", "first_cmd",
         "first", "to_arrange", "deal", "instant", "instant_gone", "opened", "passes", "rot",
-        "tokens", "interrupters", "inst_on", "intr_on", "seq_open", "drawn",
+        "tokens", "interrupters", "inst_on", "intr_on", "seq_open", "drawn", "calls",
+        "temp_chips",
     )
 
     def __init__(self, game: Game, cards: list[CardType], instants: list[CardType] = ()):
@@ -119,8 +120,12 @@ class State:
         self.intr_on = options["interrupt"]
         self.seq_open = options["sequential_open"]
         # Interrupt needs to see every advance; instant cards are part of the position (C9).
+        # Pasta Logic: chips leave with the cursor (C17), and Subroutine's calls (C16).
+        self.temp_chips = game.rules.temporary_chips
+        self.calls: tuple = ()  # the cards whose visits wait for a call to end: uid, or
+        #                         ("gone", index) for one removed meanwhile (C19)
         self.plain = not (self.rp_on or self.memory_on or self.flip or self.intr_on
-                          or self.inst_on)
+                          or self.inst_on or self.temp_chips or game.calls)
         self.trail: tuple = (None, None)  # C11: the cards of the two arrivals before this one
         self.here: CardType | None = None  # the card of the latest arrival
         self.c10_visit = False  # this visit follows C10 (ReversePriority in the program)
@@ -306,8 +311,8 @@ class State:
         if d != D_TARGET:
             return _DECIDING[d]
         step = self.cmd.effect[self.step_i]
-        if self.selected is not None:
-            return "to" if step.action == "move_flag" else "at"
+        if self.selected is not None:  # the second half of a pair, or Reorder's next place
+            return {"move_flag": "to", "move_card": "at"}.get(step.action, "flag")
         return step.target
 
     @property
@@ -403,9 +408,20 @@ class State:
                         continue  # reversing twice gives back what was there
                     if a == "reverse":
                         return True
+                elif a == "rotate_queues":
+                    this = self.uids[self.cursor]
+                    if any(q[-1:] + q[:-1] != q for q, u in zip(self.queues, self.uids)
+                           if u != this):
+                        return True
+                    continue
+                elif a == "damage_others":
+                    if vals[step.amount] and any(alive and p != actor
+                                                 for p, alive in enumerate(self.alive)):
+                        return True
+                    continue
                 elif step.amount is not None:  # damage_self, heal_self: only their net effect
                     life = self.lives[actor]
-                    if card.self_life(vals, life, self.game.life) != life:
+                    if card.self_life(vals, life, self.game.life_cap) != life:
                         return True
                     continue
                 else:
@@ -419,6 +435,10 @@ class State:
             if step.amount is not None and vals[step.amount] == 0:
                 continue
             a = step.action
+            if a == "reorder" or a == "call":  # C4: something to reorder, somewhere to call
+                if self._choice_targets(step, vals):
+                    return True
+                continue
             if step.other and a != "add_flag" and a != "move_card":
                 if self._other_targets(a):
                     return True
@@ -429,7 +449,7 @@ class State:
                 if self.supply[actor] and (len(self.queues) > 1 or not step.other):
                     return True
             elif a == "heal":
-                if any(alive and life < self.game.life
+                if any(alive and self._below_cap(life)
                        for alive, life in zip(self.alive, self.lives)):
                     return True
             elif a == "swap_card":
@@ -459,8 +479,8 @@ class State:
         """C4 for a step limited to targets other than this card (flags not on it; for
         players: other than the actor): is there one, in the position at "run"?"""
         if a == "damage" or a == "heal":
-            cap = self.game.life
-            return any(alive and p != self.to_move and (a == "damage" or self.lives[p] < cap)
+            return any(alive and p != self.to_move and (a == "damage"
+                                                        or self._below_cap(self.lives[p]))
                        for p, alive in enumerate(self.alive))
         if a == "remove_card":
             return len(self.queues) > 1
@@ -478,9 +498,10 @@ class State:
             if a == "damage":
                 return [N.PLAYER | p for p, alive in enumerate(self.alive)
                         if alive and p != me and not chosen >> p & 1]
-            cap = self.game.life  # a player at full life is no target for a heal (C5)
+            # a player at full life is no target for a heal (C5)
             return [N.PLAYER | p for p, alive in enumerate(self.alive)
-                    if alive and p != me and not chosen >> p & 1 and self.lives[p] < cap]
+                    if alive and p != me and not chosen >> p & 1
+                    and self._below_cap(self.lives[p])]
         if a == "move_flag" or a == "remove_flag":
             if a == "move_flag" and len(queues) < 2:
                 return []  # no other card to move a flag to
@@ -489,8 +510,14 @@ class State:
                 return [N.TO | i for i in range(len(queues)) if i != sel[0]]
             this = self.uids.index(self.this_uid) if step.other and self.this_uid in self.uids \
                 else -1
+            focus = -1
+            if step.same_card and self.chosen:  # every flag from the card of the first one
+                (uid,) = self.chosen
+                focus = self.uids.index(uid) if uid in self.uids else -2
             return [N.FLAG | i << 8 | k for i, q in enumerate(queues) if i != this
-                    for k, c in enumerate(q) if not c & MOVED]
+                    and (focus == -1 or i == focus) for k, c in enumerate(q) if not c & MOVED]
+        if a == "reorder" or a == "call":
+            return self._choice_targets(step, self.cmd_vals)
         if a == "add_flag" and not self.supply[self.to_move]:
             return []  # an effect does as much as it can (C5): no flag left to add
         if a == "move_card" and len(queues) < 2:
@@ -522,6 +549,38 @@ class State:
             params += [N.IPARAM | s << 8 | j for s, j, m, v in self._instant_slots()
                        if a == "raise" or v > 0]
         return params
+
+    def _choice_targets(self, step, vals: tuple[int, ...]) -> list[int]:
+        """Targets of Reorder and Subroutine (Pasta Logic), also asked by C4 before "run".
+
+        Reorder: a card other than this one with two flags or more, not yet reordered; then,
+        while one is being reordered, the flag that comes next (``flag N.K`` with K from the
+        next place on). Subroutine: a card within ``amount`` places before or after this one,
+        counted round the program, not this one nor any card whose visit waits for a call
+        (C16)."""
+        queues = self.queues
+        sel = self.selected if self.cmd is not None else None
+        if sel is not None:  # reordering card c: its flags from place k on
+            c, k = sel
+            return [N.FLAG | c << 8 | j for j in range(k, len(queues[c]))]
+        this = self.uids[self.cursor] if self.cmd is None else self.this_uid
+        if this not in self.uids:
+            return []
+        here = self.uids.index(this)
+        if step.action == "reorder":
+            chosen = self.chosen or () if self.cmd is not None else ()
+            return [N.CARD | i for i, (q, u) in enumerate(zip(queues, self.uids))
+                    if u != this and u not in chosen and len(set(q)) > 1]
+        n = len(queues)
+        reach = vals[step.amount]
+        waiting = {u for u in self.calls if u.__class__ is int}
+        near = {(here + d) % n for d in range(-reach, reach + 1) if d}
+        return [N.CARD | i for i in sorted(near) if i != here and self.uids[i] not in waiting]
+
+    def _below_cap(self, life: int) -> bool:
+        """Can a heal raise this life (C15, B1)?"""
+        cap = self.game.life_cap
+        return cap is None or life < cap
 
     def _instant_slots(self):
         """C12: the parameters of unused instant cards the actor may choose, as
@@ -771,9 +830,13 @@ class State:
                 if q[k] & PENDING:
                     self._give_turn(c, q, k)
                     return
+            if self.calls:  # a call's visit is over: back to the card that called (C16)
+                self._return_from_call()
+                continue
             empty = empty + 1 if not q else 0
             if empty > len(queues):
                 raise AssertionError("no flag on any card, yet the game is not over")
+            self._leave(c)
             self.cursor = (c + self.direction) % len(queues)
             if self.intr_on and self._offer_interrupts():
                 return  # the visit starts once the interrupts are answered
@@ -893,7 +956,13 @@ class State:
                 self.selected = pos
                 self.derived = True
                 return  # the pair goes on with "to N": no done mid-pair
-            self._remove_flag(*pos)
+            if a == "reorder":
+                if not self._reorder_next(*pos):
+                    return  # more flags of this card to put in order
+            else:
+                if step.same_card and not self.chosen:
+                    self.chosen = frozenset((self.uids[pos[0]],))
+                self._remove_flag(*pos)
         elif kind == N.TO:
             self._move_flag(self.selected, arg)
             self.selected = None
@@ -903,9 +972,15 @@ class State:
                 self.selected = uid
                 self.derived = True
                 return  # the pair goes on with "at N"
+            if a == "reorder":
+                self.selected = (arg, 0)
+                self.derived = True
+                return  # its flags follow, one place at a time
             self.chosen = self.chosen | {uid}
             if a == "add_flag":
-                self._add_flag(arg, self.to_move)
+                self._add_flag(arg, self.to_move, step.head)
+            elif a == "call":
+                self._call(arg)
             elif a == "swap_card":
                 self._swap_card(arg)
             else:
@@ -948,6 +1023,50 @@ class State:
                 self._legal = tuple(targets)
                 return
         self._next_step()
+
+    def _reorder_next(self, c: int, j: int) -> bool:
+        """Reorder: the flag at j takes the next place; True when the card's new order is
+        complete (the last flag takes the last place by itself)."""
+        _, k = self.selected
+        q = self.queues[c]
+        self.queues[c] = q[:k] + (q[j],) + q[k:j] + q[j + 1:]
+        k += 1
+        if k < len(q) - 1:
+            self.selected = (c, k)
+            self._legal = tuple(N.FLAG | c << 8 | i for i in range(k, len(q)))
+            return False
+        self.selected = None
+        self.chosen = self.chosen | {self.uids[c]}
+        return True
+
+    def _call(self, c: int) -> None:
+        """Subroutine: the cursor visits card c (a full visit, C1) and then comes back to finish
+        the visit of the card it left (C16)."""
+        self.calls += (self.uids[self.cursor],)
+        self.cursor = c
+        self._arrive()
+
+    def _return_from_call(self) -> None:
+        """The called card's visit is over: the cursor goes back to the card that called. If
+        that card was removed meanwhile, C3 applies from the place it had (C19)."""
+        self._leave(self.cursor)
+        back = self.calls[-1]
+        self.calls = self.calls[:-1]
+        if back.__class__ is int:
+            self.cursor = self.uids.index(back)
+            return
+        n = len(self.queues)
+        i = back[1]
+        self.cursor = (i if self.direction > 0 else i - 1) % n
+        self._arrive()
+
+    def _leave(self, c: int) -> None:
+        """The cursor leaves card c: with temporary chips (C17) its chips go back."""
+        if self.temp_chips and any(self.mods[c]):
+            self._chips_back(self.mods[c])
+            self.mods[c] = (0,) * len(self.mods[c])
+            self.vals[c] = self.kinds[c].params
+            self._sig = None
 
     def _end_command(self) -> None:
         if self.later:  # Memory: the next remembered command, with targets of its own
@@ -998,10 +1117,11 @@ class State:
         self.seen.clear()
         self.progressed = True
 
-    def _add_flag(self, card: int, seat: int) -> None:
+    def _add_flag(self, card: int, seat: int, head: bool = False) -> None:
         self.supply[seat] -= 1
         self.on_board[seat] += 1
-        self.queues[card] += (seat << OWNER_SHIFT,)
+        code = seat << OWNER_SHIFT
+        self.queues[card] = (code,) + self.queues[card] if head else self.queues[card] + (code,)
         self._progress()
 
     def _discard(self, codes) -> None:
@@ -1042,7 +1162,8 @@ class State:
         """The player gains ``amount`` life, never above the starting life (each player has
         only their five life counters)."""
         life = self.lives[seat]
-        self.lives[seat] = max(life, min(life + amount, self.game.life))
+        cap = self.game.life_cap
+        self.lives[seat] = life + amount if cap is None else max(life, min(life + amount, cap))
         self._sig = None  # lives are in the key of a game that heals (C9)
 
     def _take_card(self, i: int):
@@ -1078,7 +1199,21 @@ class State:
         self.removed_queue = queue
         self._discard(queue)
         self._chips_back(self.mods[i])  # P8
-        if i == cursor and n > 1:
+        uid = self.uids[i]
+        if uid in self.calls:  # C19: a card waiting for its call to end is gone
+            self.calls = tuple(("gone", i) if u == uid else u for u in self.calls)
+        if i == cursor and self.calls and n > 1:
+            # C19: the called card is gone: its visit ends, the cursor returns to the caller.
+            back = self.calls[-1]
+            self.calls = self.calls[:-1]
+            if back.__class__ is int:
+                caller = self.uids.index(back)
+                self.cursor = caller - 1 if caller > i else caller
+            else:
+                self.cursor = (back[1] if self.direction > 0 else back[1] - 1) % n
+                self.cursor = self.cursor - 1 if self.cursor > i else self.cursor
+                self.rearrive = True
+        elif i == cursor and n > 1:
             # C3: the visit ends; the follower, worked out before the removal, is arrived at anew.
             follower = (cursor + self.direction) % n
             self.cursor = follower - 1 if follower > i else follower
@@ -1105,6 +1240,17 @@ class State:
                 self._heal(self.to_move, amount)
             else:
                 self._damage(self.to_move, amount)
+        elif action == "damage_others":  # Pasta Logic: "the opponent"
+            amount = self.cmd_vals[self.cmd.effect[self.step_i].amount]
+            for p, alive in enumerate(self.alive):
+                if alive and p != self.to_move:
+                    self._damage(p, amount)
+        elif action == "rotate_queues":  # Rotate: every card but this one, tail to head
+            this = self.this_uid
+            for i, uid in enumerate(self.uids):
+                q = self.queues[i]
+                if uid != this and len(q) > 1:
+                    self.queues[i] = q[-1:] + q[:-1]
         elif action == "reverse_queues":  # ReversePriority: every card but this one
             this = self.this_uid
             for i, uid in enumerate(self.uids):
@@ -1179,8 +1325,9 @@ class State:
         left = [p for p in range(self.players) if alive[p]]
         if len(left) == 1:
             self._finish(left[0], "elimination")
-        elif not left:
-            self._finish(self._everyone_out_winner(before), "elimination")
+        elif not left:  # C8, or a draw where the game has no head-flag rule (C18)
+            winner = None if self.game.rules.draws else self._everyone_out_winner(before)
+            self._finish(winner, "elimination")
         return self.phase == OVER
 
     def _everyone_out_winner(self, before: list[int]) -> int:
@@ -1288,7 +1435,8 @@ class State:
         # the unused instant cards with their chips, the interrupt tokens.
         return key + (tuple(None if r is None else r.name for r in self.trail),
                       None if self.here is None else self.here.name, self.c10_visit,
-                      tuple(h and (h[0].name, h[1]) for h in self.instant), self.tokens)
+                      tuple(h and (h[0].name, h[1]) for h in self.instant), self.tokens,
+                      tuple(self.uids.index(u) if u.__class__ is int else u for u in self.calls))
 
     def _target_context(self) -> tuple:
         """What is being decided inside a command (SPEC 7.1): the command, its step, the count

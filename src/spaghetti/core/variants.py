@@ -10,8 +10,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import monsters
+from . import monsters, pasta
 from .cards import EXTRA_CARDS, INSTANT_CARDS, SPAGHETTI_CODE_CARDS, CardType
+
+#: The options of Spaghetti Code and its expansions (SPEC sections 2 and 3).
+SPAGHETTI_OPTIONS = ("placement_order", "remove_all_winner", "stalemate", "reverse_priority",
+                     "memory", "reverse_flips_priority", "instant_cards", "interrupt",
+                     "sequential_open", "fair_first")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A named way to start a game: its cards (shuffled or in this order), and life and flags
+    per player where they differ from the rulebook's."""
+
+    cards: tuple[str, ...] = ()  # empty: the rulebook's deal
+    shuffled: bool = True
+    life: int | None = None
+    flags: int | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,6 +48,15 @@ class Variant:
     # C9 (4): the head flag that breaks the last tie is looked for from the cursor in its
     # direction (Spaghetti Code), or from the start of the row (Spaghetti Monsters).
     tiebreak_from_start: bool = False
+    options: tuple[str, ...] = SPAGHETTI_OPTIONS  # the rule options that apply
+    chips_from_level: int = 3
+    # Pasta Logic: the program is these BASIC cards and `drawn` others at random (SPEC 4), or a
+    # named setup (option "setup").
+    basic: tuple[CardType, ...] = ()
+    drawn: int = 0
+    setups: dict[str, Setup] = field(default_factory=dict)
+    temporary_chips: bool = False  # C17: chips leave a card when the cursor does
+    draws: bool = False  # C18: everyone out at once is a draw (no head-flag rule)
 
     @property
     def levels(self) -> tuple[int, ...]:
@@ -55,8 +80,27 @@ SPAGHETTI_MONSTERS = Variant(
     cards=monsters.MONSTER_CARDS, extra=dict(monsters.MONSTER_EXTRA),
     instant=monsters.HIDDEN_MAGIC, vocabulary="monsters", tiebreak_from_start=True)
 
+PASTA_LOGIC = Variant(
+    "pasta-logic", "Pasta Logic", "パスタロジック",
+    cards=pasta.PASTA_CARDS, placed={1: 5}, players=(2,), life=5, chips=2, chips_from_level=1,
+    options=("placement_order", "stalemate", "sequential_open", "fair_first", "setup",
+             "life_cap"),
+    basic=pasta.BASIC, drawn=5, temporary_chips=True, draws=True,
+    # The rulebook's deal, and the named setups of the designer's own program of this game.
+    setups={
+        "rulebook": Setup(),
+        "we-are-programmer": Setup(("MoveFlag", "Reorder", "Reverse", "Subroutine", "Rotate",
+                                    "SwapCommand", "Bug", "FastPass")),
+        "life-race": Setup(("Increment", "Reorder", "AddFlag", "MoveFlag", "ForkBomb", "Debug",
+                            "TradeOff", "Bug")),
+        "inflation": Setup(("SwapCommand", "Subroutine", "AddFlag", "MoveFlag", "Increment",
+                            "FastPass", "TradeOff", "Debug")),
+        "catastrophe": Setup(("RemoveFlag", "RemoveCommand", "Increment", "Subroutine",
+                              "SwapCommand", "Bug", "ForkBomb", "TradeOff")),
+        "novice": Setup(("Bug", "AddFlag", "Subroutine", "MoveFlag", "Increment"),
+                        shuffled=False, life=3, flags=3),
+    })
+
 #: Every variant by its record name.
-VARIANTS: dict[str, Variant] = {v.name: v for v in (SPAGHETTI_CODE, SPAGHETTI_MONSTERS)}
-#: Every built-in card name (letter case ignored): custom cards may not take one.
-BUILT_IN_NAMES = frozenset(card.name.lower() for v in VARIANTS.values() for card in
-                           v.all_cards() + v.instant)
+VARIANTS: dict[str, Variant] = {v.name: v for v in (SPAGHETTI_CODE, SPAGHETTI_MONSTERS,
+                                                     PASTA_LOGIC)}

@@ -113,7 +113,7 @@ def view(state: State, seat: int | str = REFEREE) -> dict:
         "variant": game.variant,
         "level": game.level,
         "players": game.players,
-        "options": dict(game.options),
+        "options": {name: game.options[name] for name in game.option_names},
         "viewer": seat,
         "phase": state.phase,
         "program": program,
