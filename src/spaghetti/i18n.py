@@ -29,7 +29,6 @@ COLOURS = (
 
 _STRINGS: dict[str, tuple[str, str]] = {
     # (English, Japanese)
-    "title": ("Spaghetti Code", "スパゲッティコード"),
     "level": ("level {n}", "レベル{n}"),
     "players_n": ("{n} players", "{n}人"),
     "seed": ("seed {n}", "シード {n}"),
@@ -167,7 +166,6 @@ _STRINGS: dict[str, tuple[str, str]] = {
 # The words of Battle of the Spaghetti Monsters' table: islands, inhabitants, a wizard, magic,
 # blessings and curses (SPEC section 5). Only the strings that differ.
 _MONSTER_STRINGS: dict[str, tuple[str, str]] = {
-    "title": ("Battle of the Spaghetti Monsters", "スパゲッティモンスターの戦い"),
     "phase.setup": ("preparation", "準備フェーズ"),
     "phase.placement": ("placing inhabitants", "島民の配置フェーズ"),
     "phase.execution": ("the wizard's tour", "魔術師の巡回フェーズ"),
@@ -364,6 +362,10 @@ _EN = {
     "heal": "{who} gained {n} life",
     "heal_self": "{who} (themself) gained {n} life",
     "swap_card": "swapped {src} and {dst}",
+    "pick_reorder": "{p} reorders the flags of {dst}.",
+    "reorder_flag": "{p} put {owner}'s flag in place {n} on {src}.",
+    "call": "the cursor visits {dst} for a while",
+    "rotate": "on every other card the tail flag went to the head",
     "raise": "raised {dst}'s parameter {i} from {a} to {b}",
     "lower": "lowered {dst}'s parameter {i} from {a} to {b}",
     "param_same": "left {dst}'s parameter {i} at {a} (no chips left)",
@@ -407,6 +409,10 @@ _JA = {
     "heal": "{who}のライフが{n}増えた",
     "heal_self": "{who}（自分）のライフが{n}増えた",
     "swap_card": "{src}と{dst}の位置を入れ替えた",
+    "pick_reorder": "{p}が{dst}のフラグを並び替える。",
+    "reorder_flag": "{p}が{src}の{owner}のフラグを{n}番目にした。",
+    "call": "カーソルが一時的に{dst}へ移動した",
+    "rotate": "ほかのすべてのカードで末尾のフラグが先頭へ移った",
     "raise": "{dst}のパラメータ{i}を{a}から{b}に増やした",
     "lower": "{dst}のパラメータ{i}を{a}から{b}に減らした",
     "param_same": "{dst}のパラメータ{i}は{a}のまま（チップ切れ）",
@@ -542,6 +548,8 @@ def describe(before: State, option: str, lang: str = "en") -> str:
         # Steps that happen by themselves (Reverse; ForkBomb with damage 0; a custom card's
         # damage_self, heal_self) resolve at run.
         what.extend(_by_themselves(before, after, w, lang))
+        if any(step.action == "rotate_queues" for step in before.kinds[before.cursor].effect):
+            what.append(w["rotate"])
         if sum(after.removed) > sum(before.removed):
             what.append(w["bomb_flag"])
         if what:
@@ -554,6 +562,9 @@ def describe(before: State, option: str, lang: str = "en") -> str:
             owner = colour(before.owners(c)[k], lang)
             if before.choosing == "move_flag":
                 return w["pick_flag"].format(p=p, owner=owner, src=cname(before, c))
+            if before.choosing == "reorder":
+                return w["reorder_flag"].format(p=p, owner=owner, src=cname(before, c),
+                                                n=before.selection[1] + 1)
             what.append(w["remove_flag"].format(owner=owner, src=cname(before, c)))
         elif kind == N.TO:
             c, k = before.selection
@@ -570,6 +581,10 @@ def describe(before: State, option: str, lang: str = "en") -> str:
                 what.append(w["swap_card"].format(src=running, dst=cname(before, c)))
             elif act == "add_flag":
                 what.append(w["add_flag"].format(dst=cname(before, c)))
+            elif act == "call":
+                what.append(w["call"].format(dst=cname(before, c)))
+            elif act == "reorder":
+                return w["pick_reorder"].format(p=p, dst=cname(before, c))
             else:
                 return w["pick_card"].format(p=p, dst=cname(before, c))
         elif kind == N.AT:

@@ -188,7 +188,8 @@ def result_line(state: State, lang: str) -> Text:
 def header(state: State, lang: str, seed: int | None = None) -> Text:
     game = state.game
     text = Text()
-    text.append(t("title", lang), style="bold")
+    rules = game.rules
+    text.append(rules.title_ja if lang == "ja" else rules.title, style="bold")
     parts = [t("level", lang, n=game.level), t("players_n", lang, n=game.players),
              t(f"phase.{state.phase}", lang), t("move_no", lang, n=len(state.history))]
     if seed is not None:
