@@ -63,7 +63,7 @@ class State:
         "plain", "rp_on", "memory_on", "flip", "trail", "here", "c10_visit", "later", "first_cmd",
         "first", "to_arrange", "deal", "instant", "instant_gone", "opened", "passes", "rot",
         "tokens", "interrupters", "inst_on", "intr_on", "seq_open", "drawn", "calls",
-        "temp_chips",
+        "temp_chips", "simple_key",
     )
 
     def __init__(self, game: Game, cards: list[CardType], instants: list[CardType] = ()):
@@ -124,8 +124,10 @@ class State:
         self.temp_chips = game.rules.temporary_chips
         self.calls: tuple = ()  # the cards whose visits wait for a call to end: uid, or
         #                         ("gone", index) for one removed meanwhile (C19)
-        self.plain = not (self.rp_on or self.memory_on or self.flip or self.intr_on
-                          or self.inst_on or self.temp_chips or game.calls)
+        # The expansions that see every arrival or advance take the expanded visit path.
+        self.plain = not (self.rp_on or self.memory_on or self.flip or self.intr_on)
+        # Those with state of their own add it to the position key (C9).
+        self.simple_key = self.plain and not (self.inst_on or game.calls)
         self.trail: tuple = (None, None)  # C11: the cards of the two arrivals before this one
         self.here: CardType | None = None  # the card of the latest arrival
         self.c10_visit = False  # this visit follows C10 (ReversePriority in the program)
@@ -794,11 +796,18 @@ class State:
                 break
             k += 1
         else:
+            if self.calls:  # a call's visit is over: back to the card that called (C16)
+                self._return_from_call()
+                self._next_turn()
+                return
             # No pending flag left: the visit ends and the cursor advances to the next card
             # with flags (an empty card is visited and left at once).
             n = len(queues)
             step = self.direction
+            temp = self.temp_chips
             for _ in range(n):
+                if temp:  # C17: the chips leave with the cursor
+                    self._leave(c)
                 c = (c + step) % n
                 q = queues[c]
                 if q:
@@ -1429,14 +1438,23 @@ class State:
         else:
             ctx = (d, self.to_move, self.interrupters)
         key = (ctx, self.cursor, self.direction, sig, *self.queues)
-        if self.plain:
+        if self.simple_key:
             return key
         # The state of the expansions (C9): the remembered cards, whether C10 rules the visit,
-        # the unused instant cards with their chips, the interrupt tokens.
-        return key + (tuple(None if r is None else r.name for r in self.trail),
-                      None if self.here is None else self.here.name, self.c10_visit,
-                      tuple(h and (h[0].name, h[1]) for h in self.instant), self.tokens,
-                      tuple(self.uids.index(u) if u.__class__ is int else u for u in self.calls))
+        # the unused instant cards with their chips, the interrupt tokens, the cards waiting
+        # for a call to end.
+        if self.memory_on:
+            key += (tuple(None if r is None else r.name for r in self.trail),
+                    None if self.here is None else self.here.name)
+        if self.rp_on:
+            key += (self.c10_visit,)
+        if self.inst_on:
+            key += (tuple(h and (h[0].name, h[1]) for h in self.instant),)
+        if self.intr_on:
+            key += (self.tokens,)
+        if self.calls:
+            key += (tuple(self.uids.index(u) if u.__class__ is int else u for u in self.calls),)
+        return key
 
     def _target_context(self) -> tuple:
         """What is being decided inside a command (SPEC 7.1): the command, its step, the count
