@@ -1,6 +1,7 @@
 """Benchmark: random play, in decisions and games per second, one core.
 
     python benchmarks/random_play.py [--games 3000] [--players 2] [--levels 1,2,3]
+                                     [--game spaghetti-code|spaghetti-monsters|pasta-logic]
 
 Each game is dealt by seed (program shuffled), then every decision picks a uniformly random
 legal option through the integer door (``legal_actions`` / ``apply_action``), including the
@@ -19,8 +20,9 @@ import time
 from spaghetti import Game, State
 
 
-def run(level: int, players: int, games: int, seed: int = 0) -> tuple[float, float, float]:
-    game = Game(level=level, players=players)
+def run(level: int, players: int, games: int, seed: int = 0,
+        variant: str = "spaghetti-code") -> tuple[float, float, float]:
+    game = Game(level=level, players=players, variant=variant)
     rng = random.Random(seed)
     random_ = rng.random
     decisions = 0
@@ -59,13 +61,19 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--levels", default="1,2,3")
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    parser.add_argument("--game", default="spaghetti-code", help="the variant (Pasta Logic: "
+                        "2 players, level 1, the rulebook's deal)")
+    parser.add_argument("--no-copies", action="store_true", help="skip the copy benchmark")
     args = parser.parse_args()
-    print(f"python {platform.python_version()}, {args.games} games per run, best of {args.repeat}")
+    print(f"python {platform.python_version()}, {args.game}, {args.games} games per run, "
+          f"best of {args.repeat}")
     print(f"{'level':>5} {'players':>7} {'decisions/s':>12} {'games/s':>9} {'decisions/game':>15}")
     for level in (int(x) for x in args.levels.split(",")):
-        best = max((run(level, args.players, args.games) for _ in range(args.repeat)),
-                   key=lambda r: r[0])
+        best = max((run(level, args.players, args.games, variant=args.game)
+                    for _ in range(args.repeat)), key=lambda r: r[0])
         print(f"{level:>5} {args.players:>7} {best[0]:>12,.0f} {best[1]:>9,.0f} {best[2]:>15.1f}")
+    if args.no_copies:
+        return
     for level in (int(x) for x in args.levels.split(",")):
         rate, size = copies(level, args.players)
         print(f"level {level}: state.copy() {rate:,.0f} per second; a state in mid-game holds "
