@@ -301,6 +301,33 @@ def new(level: int, players: int, seed: int | None, program: str | None,
             f.write(text)
 
 
+# ---------------------------------------------------------------------------- serve
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0: every network interface).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), default="spaghetti.db",
+              show_default=True, help="SQLite file holding the games (created if missing).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
+def serve(host: str, port: int, db_path: str, open_browser: bool) -> None:
+    """Serve the game in the browser: create games, invite people by link, play the computer,
+    watch, replay. Games are kept in the --db file and survive a restart.
+
+    \b
+    Examples:
+      spaghetti serve --open
+      spaghetti serve --host 0.0.0.0 --port 8080 --db games.db
+    """
+    from ..web import serve as run
+
+    click.echo(f"spaghetti: serving on http://{host}:{port}/ (games in {db_path}); "
+               "Ctrl+C to stop", err=True)
+    run(host=host, port=port, db=db_path, open_browser=open_browser)
+
+
 # ---------------------------------------------------------------------------- arena
 
 from .arena import arena  # noqa: E402
