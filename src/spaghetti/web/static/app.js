@@ -389,7 +389,7 @@ function drawTable(t) {
     side.append(el("h3", {}, w("yourOptions")), buttons,
       el("details", { open: legal.length <= 12 }, el("summary", {}, w("allOptions")), list),
       el("button", { id: "hint", onclick: () => { t.hint = { moves: -1 }; send(t, { type: "hint" }); toast(w("hintThinking")); } }, w("hint")),
-      hintBox);
+      hintBox || "");
   } else if (m.you === null) {
     side.append(el("p", { class: "muted" }, w("spectating")));
   }
@@ -448,13 +448,15 @@ function replayPage(data, id, back, text) {
   const slider = el("input", { type: "range", min: 0, max: data.frames.length - 1, value: i, id: "replay-slider" });
   const counter = el("span", { id: "replay-counter" });
   const said = el("div", { class: "status", id: "replay-text" });
+  const result = el("div", { class: "result", id: "replay-result" });
   const playBtn = el("button", { id: "replay-play" }, w("play"));
   function show(n) {
     i = Math.max(0, Math.min(data.frames.length - 1, n));
     const f = data.frames[i];
     slider.value = i;
     counter.textContent = `${w("move")} ${i} ${w("of")} ${data.frames.length - 1}`;
-    said.textContent = i === data.frames.length - 1 && f.view.phase === "over" ? `${f.text} ${data.status}` : (f.text || "—");
+    said.textContent = f.text || "—";
+    result.textContent = f.view.phase === "over" ? data.status : "";
     view.replaceChildren(renderBoard(f.view, { legal: [], seats: [] }));
   }
   function stop() { clearInterval(timer); timer = null; playBtn.textContent = w("play"); }
@@ -466,17 +468,17 @@ function replayPage(data, id, back, text) {
   });
   slider.addEventListener("input", () => { stop(); show(Number(slider.value)); });
   const controls = el("div", { class: "controls" },
-    el("button", { id: "replay-first", onclick: () => { stop(); show(0); } }, "⏮"),
+    el("button", { id: "replay-first", onclick: () => { stop(); show(0); } }, "|◀"),
     el("button", { id: "replay-prev", onclick: () => { stop(); show(i - 1); } }, "◀"),
     playBtn,
     el("button", { id: "replay-next", onclick: () => { stop(); show(i + 1); } }, "▶"),
-    el("button", { id: "replay-last", onclick: () => { stop(); show(data.frames.length - 1); } }, "⏭"),
+    el("button", { id: "replay-last", onclick: () => { stop(); show(data.frames.length - 1); } }, "▶|"),
     slider, counter);
   const record = text || JSON.stringify(data.record);
   const dl = el("a", { class: "button", id: "replay-download", download: id ? `spaghetti-${id}.json` : "spaghetti-record.json",
     href: URL.createObjectURL(new Blob([record], { type: "application/json" })) }, w("download"));
   document.getElementById("subtitle").textContent = w("replayOf");
-  main().replaceChildren(el("div", { class: "panel replay" }, controls, said, view,
+  main().replaceChildren(el("div", { class: "panel replay" }, controls, said, view, result,
     el("div", { class: "buttons" }, el("button", { id: "replay-back", onclick: () => { stop(); back(); } }, id ? w("back") : w("home")), dl)));
   document.onkeydown = (ev) => {
     if (!document.getElementById("replay-board")) return;

@@ -1,0 +1,105 @@
+"""End to end in a real headless Chromium (Playwright): a person creates a game against the
+computer, plays it to the end by clicking, sees the result and replays it.
+
+Screenshots go to ``test-artifacts/`` (git-ignored). Skipped, with the reason, when Playwright or
+Debian's chromium is not installed (``.ci/run`` installs both).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from web_helpers import ServerThread
+
+CHROMIUM = os.environ.get("SPAGHETTI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+CLICKABLE = "#program .legal, .players .legal, .buttons button.legal"
+
+
+@pytest.fixture()
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def play_by_clicking(page, rng: random.Random, limit: int = 600) -> int:
+    """Click highlighted options until the result shows; returns the number of clicks."""
+    clicks = 0
+    while clicks < limit:
+        page.wait_for_selector(f"{CLICKABLE}, #result", timeout=20_000)
+        if page.locator("#result").count():
+            return clicks
+        targets = page.locator(CLICKABLE)
+        n = targets.count()
+        if not n:
+            continue
+        before = page.locator("#subtitle").text_content()
+        try:
+            targets.nth(rng.randrange(n)).click(timeout=2_000)
+        except sync_api.Error:
+            continue  # the table was redrawn under the pointer: look again
+        clicks += 1
+        if clicks == 12:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "table.png"), full_page=True)
+        page.wait_for_function("(s) => document.querySelector('#subtitle').textContent !== s "
+                               "|| document.querySelector('#result')", arg=before, timeout=20_000)
+    raise AssertionError(f"the game did not end after {limit} clicks")
+
+
+def test_play_against_the_computer_to_the_end_and_replay(tmp_path, browser):
+    with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.02) as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url + "/")
+        page.wait_for_selector("#create")
+        page.select_option("#level", "2")
+        page.select_option(".seat-row >> nth=1 >> .diff", "random")
+        page.click("#create")
+        page.wait_for_selector("#program .card")
+        assert "/g/" in page.url
+        clicks = play_by_clicking(page, random.Random(1))
+        assert clicks > 0
+        result = page.locator("#result").text_content()
+        assert "wins" in result or "draw" in result
+        page.screenshot(path=str(ARTIFACTS / "result.png"), full_page=True)
+
+        page.click("#replay")
+        page.wait_for_selector("#replay-board .card")
+        total = int(page.locator("#replay-slider").get_attribute("max"))
+        assert total >= 2 * 5  # at least every placement of a level-2 game
+        page.click("#replay-first")
+        assert page.locator("#replay-counter").text_content() == f"move 0 of {total}"
+        page.click("#replay-next")
+        page.click("#replay-next")
+        assert page.locator("#replay-counter").text_content() == f"move 2 of {total}"
+        assert "placed a flag" in page.locator("#replay-text").text_content()
+        page.click("#replay-last")
+        assert page.locator("#replay-result").text_content() == result
+        page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
+
+        # Japanese at the flick of the switch.
+        page.click("#replay-back")
+        page.wait_for_selector("#result")
+        page.select_option("#lang", "ja")
+        page.wait_for_function("document.querySelector('#result').textContent.includes('勝ち') "
+                               "|| document.querySelector('#result').textContent.includes('引き分け')")
+        assert page.locator("h2").first.text_content() == "プログラム"
+        assert not errors, errors
