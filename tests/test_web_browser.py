@@ -66,40 +66,52 @@ def play_by_clicking(page, rng: random.Random, limit: int = 600) -> int:
 def test_play_against_the_computer_to_the_end_and_replay(tmp_path, browser):
     with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.02) as url:
         page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
-        errors = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(url + "/")
-        page.wait_for_selector("#create")
-        page.select_option("#level", "2")
-        page.select_option(".seat-row >> nth=1 >> .diff", "random")
-        page.click("#create")
-        page.wait_for_selector("#program .card")
-        assert "/g/" in page.url
-        clicks = play_by_clicking(page, random.Random(1))
-        assert clicks > 0
-        result = page.locator("#result").text_content()
-        assert "wins" in result or "draw" in result
-        page.screenshot(path=str(ARTIFACTS / "result.png"), full_page=True)
+        page.set_default_timeout(20_000)
+        try:
+            _scenario(page, url)
+        except Exception:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "failure.png"), full_page=True)
+            print(page.locator("body").inner_text())
+            raise
 
-        page.click("#replay")
-        page.wait_for_selector("#replay-board .card")
-        total = int(page.locator("#replay-slider").get_attribute("max"))
-        assert total >= 2 * 5  # at least every placement of a level-2 game
-        page.click("#replay-first")
-        assert page.locator("#replay-counter").text_content() == f"move 0 of {total}"
-        page.click("#replay-next")
-        page.click("#replay-next")
-        assert page.locator("#replay-counter").text_content() == f"move 2 of {total}"
-        assert "placed a flag" in page.locator("#replay-text").text_content()
-        page.click("#replay-last")
-        assert page.locator("#replay-result").text_content() == result
-        page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
 
-        # Japanese at the flick of the switch.
-        page.click("#replay-back")
-        page.wait_for_selector("#result")
-        page.select_option("#lang", "ja")
-        page.wait_for_function("document.querySelector('#result').textContent.includes('勝ち') "
-                               "|| document.querySelector('#result').textContent.includes('引き分け')")
-        assert page.locator("h2").first.text_content() == "プログラム"
-        assert not errors, errors
+def _scenario(page, url: str) -> None:
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url + "/")
+    page.wait_for_selector("#create")
+    page.select_option("#level", "2")
+    page.select_option(".seat-row >> nth=1 >> .diff", "random")
+    page.click("#create")
+    page.wait_for_selector("#program .card")
+    assert "/g/" in page.url
+    clicks = play_by_clicking(page, random.Random(1))
+    assert clicks > 0
+    result = page.locator("#result").text_content()
+    assert "wins" in result or "draw" in result
+    page.screenshot(path=str(ARTIFACTS / "result.png"), full_page=True)
+
+    page.click("#replay")
+    page.wait_for_selector("#replay-board .card")
+    total = int(page.locator("#replay-slider").get_attribute("max"))
+    assert total >= 2 * 5  # at least every placement of a level-2 game
+    page.click("#replay-first")
+    assert page.locator("#replay-counter").text_content() == f"move 0 of {total}"
+    page.click("#replay-next")
+    page.click("#replay-next")
+    assert page.locator("#replay-counter").text_content() == f"move 2 of {total}"
+    assert "placed a flag" in page.locator("#replay-text").text_content()
+    page.click("#replay-last")
+    assert page.locator("#replay-result").text_content() == result
+    page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
+
+    # Japanese at the flick of the switch.
+    page.click("#replay-back")
+    page.wait_for_selector("#result")
+    page.select_option("#lang", "ja")
+    page.wait_for_function("document.querySelector('#result').textContent.includes('勝ち') "
+                           "|| document.querySelector('#result').textContent.includes('引き分け')")
+    assert page.locator("h2").first.text_content() == "プログラム"
+    page.screenshot(path=str(ARTIFACTS / "result-ja.png"), full_page=True)
+    assert not errors, errors

@@ -138,6 +138,10 @@ class Table:
                        "online": any(c.seat == i for c in self.conns),
                        "flag_fell": bool(x.get("flag_fell"))}
                       for i, x in enumerate(self.seats)],
+            # Public facts the view does not spell out, for drawing the table: the flag that
+            # has the turn, and the first half of a pair (announced in the log when chosen).
+            "turn_flag": list(s.turn_flag) if s.turn_flag else None,
+            "selected": _selected(s),
             "clock": self.clock_left(),
             "thinking": self.busy,
         }
@@ -156,6 +160,13 @@ class Table:
 
     async def send_state(self, conn: Connection) -> None:
         await conn.send(json.dumps(self.message(conn.seat, conn.lang), ensure_ascii=False))
+
+
+def _selected(state: State) -> dict | None:
+    sel = state.selection
+    if sel is None:
+        return None
+    return {"flag": list(sel)} if isinstance(sel, tuple) else {"card": sel}
 
 
 class Hall:

@@ -141,14 +141,18 @@ function renderBoard(v, ctx) {
     const queue = el("div", { class: "queue" });
     card.flags.forEach((owner, k) => {
       const option = `flag ${i}.${k}`;
+      const turn = ctx.turnFlag && ctx.turnFlag[0] === i && ctx.turnFlag[1] === k;
+      const picked = ctx.selected && ctx.selected.flag && ctx.selected.flag[0] === i && ctx.selected.flag[1] === k;
       queue.append(el("span", {
         class: `flag c${owner}` + (card.pending[k] && here ? " pending" : "") +
+          (turn ? " turn" : "") + (picked ? " picked" : "") +
           (legal.has(option) ? " legal" : ""),
         "data-option": option, title: `${colourName(owner)} · ${k}`,
       }, META.colours[owner].mark));
     });
     const box = el("div", {
       class: "card" + (here ? " here" : "") + (v.running === i ? " running" : "") +
+        (ctx.selected && ctx.selected.card === i ? " picked" : "") +
         (cardOptions.length ? " legal" : ""),
       "data-index": i, "data-option": cardOptions[0] || null,
     },
@@ -363,7 +367,8 @@ function drawTable(t) {
     `${w("level")} ${v.level} · ${v.players} ${lang === "ja" ? "人" : "players"} · ${w("move")} ${v.moves}`;
   const mine = m.you !== null && v.to_move === m.you;
   const legal = mine ? v.legal : [];
-  const board = renderBoard(v, { legal, seats: m.seats, you: m.you, clock: m.clock });
+  const board = renderBoard(v, { legal, seats: m.seats, you: m.you, clock: m.clock,
+    turnFlag: m.turn_flag, selected: m.selected });
   board.addEventListener("click", (ev) => {
     const target = ev.target.closest(".legal[data-option]");
     if (!target || !mine) return;
@@ -501,7 +506,10 @@ document.getElementById("lang").addEventListener("change", (ev) => {
   lang = ev.target.value;
   localStorage.setItem("spaghetti.lang", lang);
   applyStaticWords();
-  if (live && live.msg && !live.closed) { send(live, { type: "lang", lang }); }
+  if (live && live.msg && !live.closed) {
+    send(live, { type: "lang", lang });
+    if (live.ws && live.ws.readyState === WebSocket.OPEN) setConn(w("live"), true);
+  }
   else if (!document.getElementById("replay-board")) route();
   else toast(lang === "ja" ? "再生をやり直すと言語が変わります" : "Reopen the replay to change its language");
 });
