@@ -269,3 +269,51 @@ def test_meta_lists_cards_in_both_languages_and_every_option(client):
     page = client.get("/g/whatever")
     assert page.status_code == 200 and "app.js" in page.text
     assert client.get("/static/app.js").status_code == 200
+
+
+# ---------------------------------------------------------------------- clock, hints, workers
+
+def test_when_a_clock_runs_out_the_computer_takes_the_seat_over(client):
+    game = create(client, seats=humans(2), seed=3, clock=1, autoplay=False)
+    blue = join(client, game, 1)
+    with client.websocket_connect(f"/ws/{game['id']}?token={blue}") as ws:
+        msg = next_state(ws)
+        assert msg["clock"][0] <= 1 and msg["clock"][1] == 1
+        for _ in range(20):
+            msg = next_state(ws)
+            if msg["view"]["moves"] >= 1:
+                break
+        seats = msg["seats"]
+        assert seats[0]["flag_fell"] and seats[0]["kind"] == "computer"
+        assert msg["clock"][0] == 0
+        assert msg["view"]["moves"] >= 1  # Red's placement was played for it
+    summary = client.get(f"/api/games/{game['id']}").json()
+    assert summary["seats"][0]["flag_fell"] and not summary["seats"][1]["flag_fell"]
+
+
+def test_a_hint_goes_to_the_seat_to_move(client):
+    game = create(client, seats=humans(2), seed=3, autoplay=False)
+    with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+        legal = next_state(ws)["view"]["legal"]
+        ws.send_json({"type": "hint"})
+        hint = ws.receive_json()
+        assert hint["type"] == "hint" and hint["moves"] == 0
+        assert {row["option"] for row in hint["options"]} == set(legal)
+        assert all(0 <= row["chance"] <= 1 and row["label"] for row in hint["options"])
+
+
+def test_the_server_answers_while_a_computer_thinks(client):
+    import time
+
+    game = create(client, seats=[{"kind": "computer", "difficulty": "normal"}, {"kind": "human"}],
+                  seed=3)
+    with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+        msg = next_state(ws)
+        assert msg["you"] == 1
+        started = time.perf_counter()
+        assert client.get("/api/meta").status_code == 200
+        assert client.get(f"/api/games/{game['id']}").json()["moves"] == 0  # still thinking
+        assert time.perf_counter() - started < 0.3
+        while msg["view"]["moves"] == 0:
+            msg = next_state(ws)
+        assert msg["view"]["moves"] == 1
