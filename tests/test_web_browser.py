@@ -81,6 +81,8 @@ def _scenario(page, url: str) -> None:
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(url + "/")
     page.wait_for_selector("#create")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "home.png"), full_page=True)
     page.select_option("#level", "2")
     page.select_option(".seat-row >> nth=1 >> .diff", "random")
     page.click("#create")

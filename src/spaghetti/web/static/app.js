@@ -30,6 +30,7 @@ const UI = {
     "memory": "Extra card Memory", "reverse_flips_priority": "Variant: Reverse also flips priority",
     "round_robin": "round robin", "snake": "snake", "head": "head", "tail": "tail",
     "auto": "ends by itself", "manual": "declared",
+    headNote: "Flags head first (top). Ringed: the flag with the turn. Dashed: still to act in this visit.",
   },
   ja: {
     title: "スパゲッティコード", newGame: "新しいゲーム", level: "レベル", players: "人数",
@@ -55,6 +56,7 @@ const UI = {
     "memory": "追加カード メモリ", "reverse_flips_priority": "変種: リバースで優先順位も反転",
     "round_robin": "順番に", "snake": "折り返し", "head": "先頭", "tail": "末尾",
     "auto": "自動で終了", "manual": "宣言で終了",
+    headNote: "フラグは先頭が上。囲み: 手番のフラグ。点線: この訪問でまだ手番が来るフラグ。",
   },
 };
 
@@ -148,7 +150,7 @@ function renderBoard(v, ctx) {
           (turn ? " turn" : "") + (picked ? " picked" : "") +
           (legal.has(option) ? " legal" : ""),
         "data-option": option, title: `${colourName(owner)} · ${k}`,
-      }, META.colours[owner].mark));
+      }, lang === "ja" ? META.colours[owner].ja : META.colours[owner].mark));
     });
     const box = el("div", {
       class: "card" + (here ? " here" : "") + (v.running === i ? " running" : "") +
@@ -184,7 +186,7 @@ function renderBoard(v, ctx) {
         (legal.has(option) ? " legal" : ""),
       "data-option": legal.has(option) ? option : null, "data-seat": s,
     },
-    el("span", { class: `swatch c${s}` }, META.colours[s].mark),
+    el("span", { class: `swatch c${s}` }, lang === "ja" ? META.colours[s].ja : META.colours[s].mark),
     el("span", { class: "pname" }, colourName(s), el("small", {}, who)),
     el("span", { class: "stat life", title: w("life") }, "♥ ", v.lives[s]),
     el("span", { class: "stat", title: w("supply") }, `${w("supply")} ${v.supply[s]}`),
@@ -198,7 +200,7 @@ function renderBoard(v, ctx) {
   return el("div", { class: "board" },
     el("div", { class: "program-head" }, el("h2", {}, w("program")),
       el("span", { class: "dir" }, v.direction > 0 ? w("forward") : w("backward"))),
-    cards, chips, table);
+    el("p", { class: "note" }, w("headNote")), cards, chips, table);
 }
 
 function fmtClock(sec) {
