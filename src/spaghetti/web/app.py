@@ -158,8 +158,7 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4) -> St
         except WebSocketDisconnect:
             pass
         finally:
-            with contextlib.suppress(ValueError):
-                table.conns.remove(conn)
+            hall.leave(table, conn)
             with contextlib.suppress(Exception):
                 await table.broadcast()
 

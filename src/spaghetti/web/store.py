@@ -78,6 +78,12 @@ class Store:
             self._db.execute("UPDATE games SET record = ?, clocks = ?, updated = ? WHERE id = ?",
                              (record, json.dumps(clocks), time.time(), game_id))
 
+    def save_settings(self, game_id: str, settings: dict) -> None:
+        """Commit a game's settings (a seat taken over by the computer when its clock ran out)."""
+        with self._lock:
+            self._db.execute("UPDATE games SET settings = ?, updated = ? WHERE id = ?",
+                             (json.dumps(settings), time.time(), game_id))
+
     def load(self, game_id: str) -> tuple[dict, str, list | None] | None:
         """``(settings, record, clocks)`` of a game, or None if there is no such game."""
         with self._lock:

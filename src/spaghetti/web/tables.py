@@ -294,6 +294,14 @@ class Hall:
         self.kick(table)
         return table
 
+    def leave(self, table: Table, conn: Connection) -> None:
+        """Forget a closed connection; a finished game nobody watches leaves memory (it is
+        loaded again from the database if someone comes back)."""
+        if conn in table.conns:
+            table.conns.remove(conn)
+        if not table.conns and table.state.is_over and not table.busy:
+            self.tables.pop(table.id, None)
+
     def viewer(self, table: Table, token: str | None) -> int | str:
         """The seat a token holds, or the observer for no token."""
         if not token:
@@ -381,17 +389,12 @@ class Hall:
         mover = state.to_move
         table.seats[mover].update(flag_fell=True, difficulty="random")
         table.clocks[mover] = 0.0
+        self.store.save_settings(table.id, table.settings)
         self.store.save(table.id, table.record(), table.clocks)
-        self._update_settings(table)
         task = asyncio.get_running_loop().create_task(table.broadcast())
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         self.kick(table)
-
-    def _update_settings(self, table: Table) -> None:
-        with self.store._lock:
-            self.store._db.execute("UPDATE games SET settings = ? WHERE id = ?",
-                                   (json.dumps(table.settings), table.id))
 
     async def _autoplay(self, table: Table) -> None:
         """Play the computer's (or a forced) move, thinking in the worker thread."""

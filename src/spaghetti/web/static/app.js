@@ -30,6 +30,7 @@ const UI = {
     "memory": "Extra card Memory", "reverse_flips_priority": "Variant: Reverse also flips priority",
     "round_robin": "round robin", "snake": "snake", "head": "head", "tail": "tail",
     "auto": "ends by itself", "manual": "declared",
+    haveSeat: "You already have a seat in this game: send this invite link to someone else.",
     headNote: "Flags head first (top). Ringed: the flag with the turn. Dashed: still to act in this visit.",
   },
   ja: {
@@ -56,6 +57,7 @@ const UI = {
     "memory": "追加カード メモリ", "reverse_flips_priority": "変種: リバースで優先順位も反転",
     "round_robin": "順番に", "snake": "折り返し", "head": "先頭", "tail": "末尾",
     "auto": "自動で終了", "manual": "宣言で終了",
+    haveSeat: "このゲームにはすでに席があります。この招待リンクはほかの人に送ってください。",
     headNote: "フラグは先頭が上。囲み: 手番のフラグ。点線: この訪問でまだ手番が来るフラグ。",
   },
 };
@@ -316,7 +318,12 @@ function tablePage(id) {
   const params = new URLSearchParams(location.search);
   const invite = params.get("invite");
   const start = () => connect(live);
-  if (invite) {
+  if (invite && live.token) {
+    // This browser already holds a seat here: keep it, and leave the invite for someone else.
+    toast(w("haveSeat"));
+    history.replaceState({}, "", `/g/${id}`);
+    start();
+  } else if (invite) {
     api("POST", `/api/games/${id}/claim`, { invite }).then((r) => {
       localStorage.setItem(`spaghetti.token.${id}`, r.token);
       live.token = r.token;
