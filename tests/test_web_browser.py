@@ -7,6 +7,7 @@ Debian's chromium is not installed (``.ci/run`` installs both).
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -116,4 +117,57 @@ def _scenario(page, url: str) -> None:
                            "|| document.querySelector('#result').textContent.includes('引き分け')")
     assert page.locator("h2").first.text_content() == "プログラム"
     page.screenshot(path=str(ARTIFACTS / "result-ja.png"), full_page=True)
+
+    # Download the record, then open it from the home page and replay it.
+    with page.expect_download() as download:
+        page.click("#download")
+    path = download.value.path()
+    record = Path(path).read_text(encoding="utf-8")
+    assert json.loads(record)["format"] == "spaghetti-record/1"
+    page.select_option("#lang", "en")
+    page.goto(url + "/")
+    page.set_input_files("#record-file", path)
+    page.wait_for_selector("#replay-board .card")
+    assert page.locator("#replay-slider").get_attribute("max") == str(total)
+    assert page.locator("#replay-result").text_content() == result
     assert not errors, errors
+
+
+def test_two_people_play_by_invite_link_and_a_spectator_watches(tmp_path, browser):
+    with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.02) as url:
+        red = browser.new_context(locale="en-US").new_page()
+        blue = browser.new_context(locale="ja-JP").new_page()
+        red.set_default_timeout(20_000)
+        blue.set_default_timeout(20_000)
+        red.goto(url + "/")
+        red.select_option(".seat-row >> nth=1 >> .kind", "human")
+        red.click("#create")
+        red.wait_for_selector("#program .card")
+        red.click(".links summary")
+        invite = red.locator(".links input").first.input_value()
+        watch = red.locator(".links input").last.input_value()
+        assert "invite=" in invite and "invite=" not in watch
+        blue.goto(invite)
+        blue.wait_for_selector("#program .card")
+        assert blue.locator("h2").first.text_content() == "プログラム"  # Japanese browser
+        assert "/g/" in blue.url and "invite" not in blue.url
+        spectator = browser.new_context().new_page()
+        spectator.goto(watch)
+        spectator.wait_for_selector("#program .card")
+        rng = random.Random(5)
+        for _ in range(400):
+            if red.locator("#result").count() and blue.locator("#result").count():
+                break
+            for page in (red, blue):
+                targets = page.locator(CLICKABLE)
+                if targets.count():
+                    try:
+                        targets.nth(rng.randrange(targets.count())).click(timeout=1_000)
+                    except sync_api.Error:
+                        pass
+            red.wait_for_timeout(30)
+        else:
+            raise AssertionError("the game did not end")
+        spectator.wait_for_selector("#result")
+        assert spectator.locator("#result").text_content() == red.locator("#result").text_content()
+        assert not spectator.locator(CLICKABLE).count()
