@@ -58,20 +58,24 @@ class Bench:
         self.open_games = 0
         self.max_open = 0
 
-    async def new_game(self) -> tuple[str, list[str]]:
+    async def new_game(self, computer: str | None) -> tuple[str, list[str]]:
         loop = asyncio.get_running_loop()
+        second = {"kind": "computer", "difficulty": computer} if computer else {"kind": "human"}
         body = {"level": self.rng.choice([1, 2, 3]), "players": 2, "autoplay": False,
-                "seats": [{"kind": "human"}, {"kind": "human"}]}
+                "seats": [{"kind": "human"}, second]}
         game = await loop.run_in_executor(None, post, f"{self.base}/api/games", body)
+        if computer:
+            return game["id"], [game["token"]]
         claim = await loop.run_in_executor(None, post, f"{self.base}/api/games/{game['id']}/claim",
                                            {"invite": game["invites"]["1"]})
         return game["id"], [game["token"], claim["token"]]
 
-    async def table(self, start_delay: float) -> None:
-        """Keep one game open until the deadline, playing it and then the next one."""
+    async def table(self, start_delay: float, computer: str | None = None) -> None:
+        """Keep one game open until the deadline, playing it and then the next one. With
+        ``computer``, seat 1 is a computer player of that level (its moves are not timed)."""
         await asyncio.sleep(start_delay)
         while time.monotonic() < self.deadline:
-            gid, tokens = await self.new_game()
+            gid, tokens = await self.new_game(computer)
             urls = [f"{self.ws_base}/ws/{gid}?token={t}" for t in tokens]
             if self.watchers:
                 urls.append(f"{self.ws_base}/ws/{gid}")
@@ -114,6 +118,9 @@ class Bench:
                 self.games_done += 1
                 return
             seat, moves = state["to_move"], state["moves"]
+            if seat >= len(conns) or (self.watchers and seat == len(conns) - 1):
+                await until(lambda: views[0]["moves"] > moves)  # the computer's move
+                continue
             await until(lambda: views[seat]["moves"] == moves)  # its own view, with its options
             await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
             option = self.rng.choice(views[seat]["legal"])
@@ -133,11 +140,14 @@ async def run(args, base: str) -> None:
     deadline = time.monotonic() + args.ramp + args.seconds
     bench = Bench(base, args.think, args.watchers, deadline, args.seed)
     tasks = [bench.table(args.ramp * i / args.games) for i in range(args.games)]
+    tasks += [bench.table(args.ramp * i / max(1, args.computers), args.level)
+              for i in range(args.computers)]
     measure_from = time.monotonic() + args.ramp
     await asyncio.gather(*tasks)
     ms = [x * 1000 for x in bench.latencies]
     per_game = 2 + (1 if args.watchers else 0)
-    print(f"games held at once: {bench.max_open} ({bench.max_open * per_game} WebSockets)")
+    print(f"games held at once: {bench.max_open} (about {bench.max_open * per_game} WebSockets; "
+          f"{args.computers} of them against the computer)")
     print(f"moves: {len(ms)} in {time.monotonic() - measure_from + args.ramp:.0f} s "
           f"({len(ms) / (args.seconds + args.ramp):.0f}/s); games finished: {bench.games_done}; "
           f"errors: {bench.errors}")
@@ -154,6 +164,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean think time per move in seconds (default 1.0)")
     parser.add_argument("--watchers", action="store_true", help="one spectator per game too")
+    parser.add_argument("--computers", type=int, default=0,
+                        help="also keep N games against a computer player open (not timed)")
+    parser.add_argument("--level", default="normal", help="difficulty of those computer players")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", default=None, help="use a running server instead of starting one")
     args = parser.parse_args()

@@ -70,10 +70,15 @@ def meta() -> dict:
     }
 
 
-def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4) -> Starlette:
-    """The application serving the games stored in the SQLite file ``db_path``."""
+def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
+               workers: int | None = None) -> Starlette:
+    """The application serving the games stored in the SQLite file ``db_path``.
+
+    ``autoplay_delay``: seconds before a computer or forced move is played (so people can follow);
+    ``workers``: processes for the computer players (default: the cores less one, at least one).
+    """
     store = Store(db_path)
-    hall = Hall(store, autoplay_delay=autoplay_delay)
+    hall = Hall(store, autoplay_delay=autoplay_delay, workers=workers)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})

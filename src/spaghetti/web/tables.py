@@ -7,8 +7,8 @@ hears only what its viewer may see: a seat gets ``view(state, seat)``, a spectat
 ``view(state, "observer")``.
 
 The :class:`Hall` keeps the tables in memory, creates games, loads them back from the database
-(after a restart, on first use), and runs the computer players in a worker thread so that the
-event loop keeps serving everyone else while they think.
+(after a restart, on first use), and runs the computer players in worker processes so that
+the event loop keeps serving everyone else while they think.
 
 Everything here runs on one asyncio event loop; between ``apply`` and the commit there is no
 ``await``, so two messages can never interleave inside one action.
@@ -22,7 +22,10 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from .. import records
@@ -177,13 +180,29 @@ class Hall:
     """
 
     def __init__(self, store: Store, executor: Executor | None = None,
-                 autoplay_delay: float = 0.4):
+                 autoplay_delay: float = 0.4, workers: int | None = None):
         self.store = store
-        self.executor = executor or ThreadPoolExecutor(max_workers=2,
-                                                       thread_name_prefix="spaghetti-ai")
+        self.workers = workers or max(1, (os.cpu_count() or 2) - 1)
+        self.executor = executor or self._pool()
         self.autoplay_delay = autoplay_delay
         self.tables: dict[str, Table] = {}
         self.tasks: set[asyncio.Task] = set()
+
+    def _pool(self) -> Executor:
+        # Processes, not threads: a search holds the interpreter for seconds, and a thread would
+        # starve the event loop (and every other game's moves) meanwhile. "spawn" because the
+        # server process has threads, which fork does not copy safely.
+        return ProcessPoolExecutor(max_workers=self.workers,
+                                   mp_context=multiprocessing.get_context("spawn"))
+
+    async def _in_worker(self, fn, *args):
+        """Run ``fn(*args)`` in a worker process (again in a fresh pool if a worker died)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.executor, fn, *args)
+        except BrokenProcessPool:
+            self.executor = self._pool()
+            return await loop.run_in_executor(self.executor, fn, *args)
 
     # ------------------------------------------------------------------ create
 
@@ -397,7 +416,7 @@ class Hall:
         self.kick(table)
 
     async def _autoplay(self, table: Table) -> None:
-        """Play the computer's (or a forced) move, thinking in the worker thread."""
+        """Play the computer's (or a forced) move, thinking in a worker process."""
         played = False
         try:
             state = table.state
@@ -410,11 +429,13 @@ class Hall:
                                     or table.kind(mover) == COMPUTER):
                 option = legal[0]
             else:
-                await table.broadcast()  # show "thinking"
-                player = make_player(table.seats[mover].get("difficulty", "easy"),
-                                     random.randrange(1 << 30))
-                option = await asyncio.get_running_loop().run_in_executor(
-                    self.executor, player.choose, state.copy())
+                level = table.seats[mover].get("difficulty", "easy")
+                seed = random.randrange(1 << 30)
+                if level == "random":  # no thinking to speak of: no need for a worker
+                    option = make_player(level, seed).choose(state.copy())
+                else:
+                    await table.broadcast()  # show "thinking"
+                    option = await self._in_worker(think, records.dumps(state), level, seed)
             played = len(state.history) == moves and not state.is_over
             if played:  # else someone played first (a forced move the player sent himself)
                 self.commit(table, option)
@@ -430,9 +451,8 @@ class Hall:
         if seat != state.to_move or not isinstance(seat, int):
             raise WebError("a hint is only for the seat to move", "not_your_turn", 403)
         snapshot = state.copy()
-        searcher = MCTSPlayer(iterations=HINT_ITERATIONS, seed=random.randrange(1 << 30))
-        rows = await asyncio.get_running_loop().run_in_executor(
-            self.executor, searcher.analyse, snapshot)
+        rows = await self._in_worker(analyse, records.dumps(snapshot), HINT_ITERATIONS,
+                                     random.randrange(1 << 30))
         return {"type": "hint", "moves": len(snapshot.history),
                 "options": [{"option": o, "label": option_label(snapshot, o, lang),
                              "visits": v, "chance": round(c, 3)} for o, v, c in rows]}
@@ -441,6 +461,20 @@ class Hall:
         for task in list(self.tasks):
             task.cancel()
         self.executor.shutdown(wait=False, cancel_futures=True)
+        # A search still running would hold the exit up for seconds: its answer is not needed.
+        for proc in list((getattr(self.executor, "_processes", None) or {}).values()):
+            proc.terminate()
+
+
+def think(record: str, level: str, seed: int) -> str:
+    """In a worker process: the option a computer player of ``level`` chooses at the end of a
+    record. (The state travels as its record: the engine rebuilds it exactly by replaying.)"""
+    return make_player(level, seed).choose(records.loads(record))
+
+
+def analyse(record: str, iterations: int, seed: int) -> list:
+    """In a worker process: MCTS's analysis of the options at the end of a record."""
+    return MCTSPlayer(iterations=iterations, seed=seed).analyse(records.loads(record))
 
 
 def replay_frames(data, lang: str) -> dict:
