@@ -105,6 +105,13 @@ def _scenario(page, url: str) -> None:
     page.click("#replay-next")
     assert page.locator("#replay-counter").text_content() == f"move 2 of {total}"
     assert "placed a flag" in page.locator("#replay-text").text_content()
+    page.select_option("#lang", "ja")  # the replay is drawn again in Japanese, at the same move
+    page.wait_for_function("document.querySelector('#replay-text').textContent"
+                           ".includes('フラグを置いた')")
+    assert page.locator("#replay-counter").text_content() == f"2手目 / {total}"
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.querySelector('#replay-text').textContent"
+                           ".includes('placed a flag')")
     page.click("#replay-last")
     assert page.locator("#replay-result").text_content() == result
     page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
@@ -125,7 +132,9 @@ def _scenario(page, url: str) -> None:
     record = Path(path).read_text(encoding="utf-8")
     assert json.loads(record)["format"] == "spaghetti-record/1"
     page.select_option("#lang", "en")
+    game_id = page.url.rsplit("/", 1)[1]
     page.goto(url + "/")
+    page.wait_for_selector(f"#my-games a[href='/g/{game_id}']")  # this browser's games
     page.set_input_files("#record-file", path)
     page.wait_for_selector("#replay-board .card")
     assert page.locator("#replay-slider").get_attribute("max") == str(total)

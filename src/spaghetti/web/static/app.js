@@ -30,6 +30,7 @@ const UI = {
     "memory": "Extra card Memory", "reverse_flips_priority": "Variant: Reverse also flips priority",
     "round_robin": "round robin", "snake": "snake", "head": "head", "tail": "tail",
     "auto": "ends by itself", "manual": "declared",
+    yourGames: "Your games", noGames: "(none yet: create one)", finished: "finished", inPlay: "in play",
     haveSeat: "You already have a seat in this game: send this invite link to someone else.",
     headNote: "Flags head first (top). Ringed: the flag with the turn. Dashed: still to act in this visit.",
   },
@@ -57,6 +58,7 @@ const UI = {
     "memory": "追加カード メモリ", "reverse_flips_priority": "変種: リバースで優先順位も反転",
     "round_robin": "順番に", "snake": "折り返し", "head": "先頭", "tail": "末尾",
     "auto": "自動で終了", "manual": "宣言で終了",
+    yourGames: "あなたのゲーム", noGames: "(まだありません)", finished: "終了", inPlay: "対局中",
     haveSeat: "このゲームにはすでに席があります。この招待リンクはほかの人に送ってください。",
     headNote: "フラグは先頭が上。囲み: 手番のフラグ。点線: この訪問でまだ手番が来るフラグ。",
   },
@@ -286,7 +288,7 @@ function homePage() {
     if (seed.value !== "") body.seed = Number(seed.value);
     try {
       const g = await api("POST", "/api/games", body);
-      if (g.token) localStorage.setItem(`spaghetti.token.${g.id}`, g.token);
+      if (g.token) { localStorage.setItem(`spaghetti.token.${g.id}`, g.token); remember(g.id); }
       localStorage.setItem(`spaghetti.invites.${g.id}`, JSON.stringify(g.invites));
       history.pushState({}, "", `/g/${g.id}`);
       route();
@@ -302,11 +304,30 @@ function homePage() {
     } catch (e) { toast(e.message); }
   });
   const openPanel = el("div", { class: "panel" }, el("h2", {}, w("openRecord")), el("p", {}, w("openHint")), file);
-  main().replaceChildren(el("div", { class: "home" }, form, openPanel));
+  const mine = el("ul", { class: "my-games", id: "my-games" });
+  const gamesPanel = el("div", { class: "panel" }, el("h2", {}, w("yourGames")), mine);
+  main().replaceChildren(el("div", { class: "home" }, form, el("div", {}, gamesPanel, openPanel)));
+  const known = JSON.parse(localStorage.getItem("spaghetti.games") || "[]");
+  if (!known.length) mine.append(el("li", { class: "muted" }, w("noGames")));
+  for (const id of known.slice(0, 12)) {
+    const item = el("li", {}, el("a", { href: `/g/${id}` }, id));
+    mine.append(item);
+    api("GET", `/api/games/${id}`).then((g) => {
+      item.append(" · ", lang === "ja" ? `レベル${g.level} · ${g.players}人 · ${g.moves}手目` : `level ${g.level} · ${g.players} players · move ${g.moves}`,
+        " · ", g.over ? w("finished") : w("inPlay"));
+    }).catch(() => item.remove());
+  }
   drawSeats();
 }
 
 // ------------------------------------------------------------------ the live table
+
+// The games this browser holds a seat in, newest first (for the home page).
+function remember(id) {
+  const known = JSON.parse(localStorage.getItem("spaghetti.games") || "[]").filter((x) => x !== id);
+  known.unshift(id);
+  localStorage.setItem("spaghetti.games", JSON.stringify(known.slice(0, 50)));
+}
 
 let live = null; // {id, token, ws, msg, retry, closed}
 
@@ -326,6 +347,7 @@ function tablePage(id) {
   } else if (invite) {
     api("POST", `/api/games/${id}/claim`, { invite }).then((r) => {
       localStorage.setItem(`spaghetti.token.${id}`, r.token);
+      remember(id);
       live.token = r.token;
     }).catch((e) => { if (!live.token) toast(e.message); })
       .finally(() => { history.replaceState({}, "", `/g/${id}`); start(); });
@@ -372,8 +394,8 @@ function send(t, message) {
 function drawTable(t) {
   const m = t.msg;
   const v = m.view;
-  document.getElementById("subtitle").textContent =
-    `${w("level")} ${v.level} · ${v.players} ${lang === "ja" ? "人" : "players"} · ${w("move")} ${v.moves}`;
+  document.getElementById("subtitle").textContent = lang === "ja"
+    ? `レベル${v.level} · ${v.players}人 · ${v.moves}手目` : `level ${v.level} · ${v.players} players · move ${v.moves}`;
   const mine = m.you !== null && v.to_move === m.you;
   const legal = mine ? v.legal : [];
   const board = renderBoard(v, { legal, seats: m.seats, you: m.you, clock: m.clock,
@@ -454,9 +476,12 @@ async function openGameReplay(id) {
 
 // ------------------------------------------------------------------ replay
 
-function replayPage(data, id, back, text) {
+let replaying = null; // {id, back, text, at}: to draw the replay again in another language
+
+function replayPage(data, id, back, text, startAt) {
   setConn("");
-  let i = data.frames.length - 1;
+  let i = startAt !== undefined ? startAt : data.frames.length - 1;
+  replaying = { id, back, text, at: () => i };
   let timer = null;
   const view = el("div", { id: "replay-board" });
   const slider = el("input", { type: "range", min: 0, max: data.frames.length - 1, value: i, id: "replay-slider" });
@@ -468,7 +493,7 @@ function replayPage(data, id, back, text) {
     i = Math.max(0, Math.min(data.frames.length - 1, n));
     const f = data.frames[i];
     slider.value = i;
-    counter.textContent = `${w("move")} ${i} ${w("of")} ${data.frames.length - 1}`;
+    counter.textContent = lang === "ja" ? `${i}手目 / ${data.frames.length - 1}` : `move ${i} of ${data.frames.length - 1}`;
     said.textContent = f.text || "—";
     result.textContent = f.view.phase === "over" ? data.status : "";
     view.replaceChildren(renderBoard(f.view, { legal: [], seats: [] }));
@@ -520,7 +545,11 @@ document.getElementById("lang").addEventListener("change", (ev) => {
     if (live.ws && live.ws.readyState === WebSocket.OPEN) setConn(w("live"), true);
   }
   else if (!document.getElementById("replay-board")) route();
-  else toast(lang === "ja" ? "再生をやり直すと言語が変わります" : "Reopen the replay to change its language");
+  else {
+    const r = replaying;
+    const again = r.id ? api("GET", `/api/games/${r.id}/replay?lang=${lang}`) : api("POST", `/api/replay?lang=${lang}`, r.text);
+    again.then((data) => replayPage(data, r.id, r.back, r.text, r.at())).catch((e) => toast(e.message));
+  }
 });
 window.addEventListener("popstate", route);
 
