@@ -317,3 +317,27 @@ def test_the_server_answers_while_a_computer_thinks(client):
         while msg["view"]["moves"] == 0:
             msg = next_state(ws)
         assert msg["view"]["moves"] == 1
+
+
+# ---------------------------------------------------------------------- the command
+
+def test_serve_reports_a_bad_database_or_a_taken_port_in_one_line(tmp_path):
+    import socket
+
+    from click.testing import CliRunner
+
+    from spaghetti.cli.main import cli
+
+    bad = tmp_path / "not-a-db.db"
+    bad.write_text("hello")
+    res = CliRunner().invoke(cli, ["serve", "--db", str(bad)])
+    assert res.exit_code == 2
+    assert "cannot use this file as the games database" in res.output
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        res = CliRunner().invoke(cli, ["serve", "--db", str(tmp_path / "g.db"),
+                                       "--port", str(port)])
+    assert res.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in res.output
+    assert "Traceback" not in res.output
+    help_text = CliRunner().invoke(cli, ["serve", "--help"]).output
+    assert "--db" in help_text and "--open" in help_text and "--host" in help_text

@@ -323,8 +323,6 @@ def serve(host: str, port: int, db_path: str, open_browser: bool) -> None:
     """
     from ..web import serve as run
 
-    click.echo(f"spaghetti: serving on http://{host}:{port}/ (games in {db_path}); "
-               "Ctrl+C to stop", err=True)
     run(host=host, port=port, db=db_path, open_browser=open_browser)
 
 

@@ -18,6 +18,8 @@ import sqlite3
 import threading
 import time
 
+from ..errors import SetupError
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       TEXT PRIMARY KEY,
@@ -48,10 +50,13 @@ class Store:
     def __init__(self, path: str):
         self.path = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        try:
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise SetupError(f"{path}: cannot use this file as the games database ({exc})") from None
 
     def close(self) -> None:
         with self._lock:
