@@ -341,3 +341,21 @@ def test_serve_reports_a_bad_database_or_a_taken_port_in_one_line(tmp_path):
     assert "Traceback" not in res.output
     help_text = CliRunner().invoke(cli, ["serve", "--help"]).output
     assert "--db" in help_text and "--open" in help_text and "--host" in help_text
+
+
+def test_after_a_restart_a_computer_to_move_plays_on(tmp_path):
+    db = str(tmp_path / "games.db")
+    seats = [{"kind": "human"}, {"kind": "computer", "difficulty": "random"}]
+    with TestClient(create_app(db, autoplay_delay=60)) as first:  # the computer never moves
+        game = create(first, seats=seats, seed=8)
+        with first.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+            legal = next_state(ws)["view"]["legal"]
+            ws.send_json({"type": "play", "option": legal[0]})
+            assert next_state(ws)["view"]["to_move"] == 1
+    with TestClient(create_app(db, autoplay_delay=0)) as second:
+        with second.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+            msg = next_state(ws)
+            assert msg["view"]["moves"] == 1 and msg["log"][0]["text"].startswith("Red placed")
+            while msg["view"]["moves"] < 2:
+                msg = next_state(ws)
+            assert msg["view"]["to_move"] == 0 and msg["view"]["legal"]
