@@ -263,8 +263,8 @@ function homePage() {
     el("div", { class: "row" }, el("label", {}, w("level"), " ", level), el("label", {}, w("players"), " ", players)),
     el("h3", {}, w("seats")), seatBox,
     el("details", {}, el("summary", {}, w("options")), opts,
-      el("label", {}, autoplay, " ", w("autoplay")),
-      el("label", {}, w("seed"), " ", seed)),
+      el("div", { class: "row" }, el("label", {}, autoplay, " ", w("autoplay"))),
+      el("div", { class: "row" }, el("label", {}, w("seed"), " ", seed))),
     el("div", { class: "row" }, el("label", {}, clockOn, " ", w("clock")), el("label", {}, clockMin, " ", w("minutesEach"))),
     el("button", { type: "submit", id: "create", class: "primary" }, w("create")));
   form.addEventListener("submit", async (ev) => {
