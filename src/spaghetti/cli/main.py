@@ -117,6 +117,7 @@ def cli() -> None:
       spaghetti new --seed 7 -o game.json        # a fresh record
       spaghetti replay game.json                 # the moves in words
       spaghetti legal game.json                  # what can be played next
+      spaghetti serve --open                     # play in the browser
 
     A FILE argument may be '-' to read the record from standard input.
     """
