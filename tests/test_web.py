@@ -56,7 +56,8 @@ def test_create_refuses_bad_setups_with_one_clear_message(client):
              ({"seats": [{"kind": "human"}, {"kind": "computer", "difficulty": "godlike"}]},
               "difficulty is one of random, easy, normal, hard"),
              ({"clock": -5}, "clock is seconds per player"),
-             ({"colour": "red"}, "unknown field 'colour'")]
+             ({"colour": "red"}, "unknown field 'colour'"),
+             ({"variant": "chess"}, "unknown variant 'chess'")]
     for body, message in cases:
         res = client.post("/api/games", json=body)
         assert res.status_code == 400

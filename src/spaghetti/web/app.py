@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..ai import LEVELS
 from ..core.cards import EXTRA_CARDS, SPAGHETTI_CODE_CARDS
-from ..core.game import OPTIONS
+from ..core.game import OPTIONS, VARIANTS
 from ..errors import RecordError
 from ..i18n import COLOURS, LANGS
 from .store import Store
@@ -63,6 +63,7 @@ def meta() -> dict:
                             "level": card.level, "params": list(card.params)}
     return {
         "cards": cards,
+        "variants": list(VARIANTS),
         "options": {name: list(values) for name, values in OPTIONS.items()},
         "extras": {option: card.name for option, card in EXTRA_CARDS.items()},
         "difficulties": list(LEVELS),

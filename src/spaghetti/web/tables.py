@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from .. import records
 from ..ai import LEVELS, MCTSPlayer, make_player
-from ..core.game import OPTIONS, Game
+from ..core.game import OPTIONS, VARIANTS, Game
 from ..core.state import State
 from ..core.view import OBSERVER, view
 from ..errors import IllegalOptionError, NotationError, SetupError
@@ -210,7 +210,7 @@ class Hall:
         """Create a game from a request body; returns its id, the creator's seat token, and the
         invite codes of the other human seats.
 
-        ``body``: ``level`` (1-3), ``players`` (2-5), ``options`` (see ``OPTIONS``), ``seats``
+        ``body``: ``variant`` (one of ``VARIANTS``), ``level`` (1-3), ``players`` (2-5), ``options`` (see ``OPTIONS``), ``seats``
         (one per player: ``{"kind": "human"}`` or ``{"kind": "computer", "difficulty":
         "easy"}``), ``you`` (the creator's seat, default the first human seat, or none when every
         seat is a computer), ``clock`` (seconds per player, or null), ``seed`` or ``program``,
@@ -218,8 +218,8 @@ class Hall:
         """
         if not isinstance(body, dict):
             raise WebError("the request must be a JSON object")
-        known = {"level", "players", "options", "seats", "you", "clock", "seed", "program",
-                 "autoplay"}
+        known = {"variant", "level", "players", "options", "seats", "you", "clock", "seed",
+                 "program", "autoplay"}
         unknown = sorted(set(body) - known)
         if unknown:
             raise WebError(f"unknown field {unknown[0]!r}; fields: {', '.join(sorted(known))}")
@@ -228,7 +228,8 @@ class Hall:
         if seed is None and program is None:
             seed = random.randrange(1_000_000)
         try:
-            game = Game(level=level, players=players, options=body.get("options") or {})
+            game = Game(level=level, players=players, options=body.get("options") or {},
+                        variant=body.get("variant", VARIANTS[0]))
             state = game.new_state(program, seed)
         except SetupError as exc:
             raise WebError(str(exc)) from None

@@ -30,7 +30,7 @@ const UI = {
     "memory": "Extra card Memory", "reverse_flips_priority": "Variant: Reverse also flips priority",
     "round_robin": "round robin", "snake": "snake", "head": "head", "tail": "tail",
     "auto": "ends by itself", "manual": "declared",
-    yourGames: "Your games", noGames: "(none yet: create one)", finished: "finished", inPlay: "in play",
+    variant: "Game", yourGames: "Your games", noGames: "(none yet: create one)", finished: "finished", inPlay: "in play",
     haveSeat: "You already have a seat in this game: send this invite link to someone else.",
     headNote: "Flags head first (top). Ringed: the flag with the turn. Dashed: still to act in this visit.",
   },
@@ -58,7 +58,7 @@ const UI = {
     "memory": "追加カード メモリ", "reverse_flips_priority": "変種: リバースで優先順位も反転",
     "round_robin": "順番に", "snake": "折り返し", "head": "先頭", "tail": "末尾",
     "auto": "自動で終了", "manual": "宣言で終了",
-    yourGames: "あなたのゲーム", noGames: "(まだありません)", finished: "終了", inPlay: "対局中",
+    variant: "ゲーム", yourGames: "あなたのゲーム", noGames: "(まだありません)", finished: "終了", inPlay: "対局中",
     haveSeat: "このゲームにはすでに席があります。この招待リンクはほかの人に送ってください。",
     headNote: "フラグは先頭が上。囲み: 手番のフラグ。点線: この訪問でまだ手番が来るフラグ。",
   },
@@ -223,6 +223,8 @@ function homePage() {
     [1, 2, 3].map((n) => el("option", { value: n }, n)));
   const players = el("select", { name: "players", id: "players" },
     [2, 3, 4, 5].map((n) => el("option", { value: n }, n)));
+  const variant = el("select", { name: "variant", id: "variant" },
+    META.variants.map((x) => el("option", { value: x }, x)));
   const seatBox = el("div", { class: "seats" });
   function drawSeats() {
     const kept = [...seatBox.querySelectorAll(".seat-row")].map((r) => [r.querySelector(".kind").value, r.querySelector(".diff").value]);
@@ -260,6 +262,7 @@ function homePage() {
   const seed = el("input", { type: "number", id: "seed", min: 0 });
   form.append(
     el("h2", {}, w("newGame")),
+    META.variants.length > 1 ? el("div", { class: "row" }, el("label", {}, w("variant"), " ", variant)) : null,
     el("div", { class: "row" }, el("label", {}, w("level"), " ", level), el("label", {}, w("players"), " ", players)),
     el("h3", {}, w("seats")), seatBox,
     el("details", {}, el("summary", {}, w("options")), opts,
@@ -281,7 +284,7 @@ function homePage() {
       options[s.dataset.optionName] = typeof vals[0] === "boolean" ? s.value === "true" : s.value;
     });
     const body = {
-      level: Number(level.value), players: Number(players.value), seats, options,
+      variant: variant.value, level: Number(level.value), players: Number(players.value), seats, options,
       you: youIdx >= 0 ? youIdx : (seats.some((s) => s.kind === "human") ? seats.findIndex((s) => s.kind === "human") : null),
       clock: clockOn.checked ? Number(clockMin.value) * 60 : null, autoplay: autoplay.checked,
     };
