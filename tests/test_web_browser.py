@@ -164,9 +164,28 @@ def test_two_people_play_by_invite_link_and_a_spectator_watches(tmp_path, browse
         spectator.goto(watch)
         spectator.wait_for_selector("#program .card")
         rng = random.Random(5)
-        for _ in range(400):
+        for turn in range(400):
             if red.locator("#result").count() and blue.locator("#result").count():
                 break
+            if turn == 10:
+                # A dropped connection: the page reconnects by itself and finds the game.
+                subtitle = blue.locator("#subtitle").text_content()
+                blue.evaluate("window.oldSocket = live.ws; live.ws.close()")
+                blue.wait_for_function("live.ws !== window.oldSocket && live.ws.readyState === 1 "
+                                       "&& document.querySelector('#conn').className === 'conn ok'")
+                assert blue.locator("#subtitle").text_content() == subtitle
+            if turn == 20:
+                # A closed tab: a new one at the same address has the seat again.
+                subtitle = red.locator("#subtitle").text_content()
+                url_red = red.url
+                context = red.context
+                red.close()
+                red = context.new_page()
+                red.set_default_timeout(20_000)
+                red.goto(url_red)
+                red.wait_for_selector("#program .card")
+                assert red.locator("#subtitle").text_content() == subtitle
+                assert "You" in red.locator(".player.c0").text_content()
             for page in (red, blue):
                 targets = page.locator(CLICKABLE)
                 if targets.count():
