@@ -1,8 +1,8 @@
 """The tables of the server: each game in play, who sits where, and who is watching.
 
 A :class:`Table` holds one game's :class:`~spaghetti.core.state.State` and the connections to it.
-Every change goes through :meth:`Table.play`, which asks the engine (``State.apply``), commits the
-record to the :class:`~spaghetti.web.store.Store`, and only then tells everyone. Each connection
+Every change goes through :meth:`Hall.commit`, which asks the engine (``State.apply``) and commits
+the record to the :class:`~spaghetti.web.store.Store`; only then is everyone told. Each connection
 hears only what its viewer may see: a seat gets ``view(state, seat)``, a spectator
 ``view(state, "observer")``.
 
@@ -18,19 +18,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
+import os
 import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-import multiprocessing
-import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from .. import records
 from ..ai import LEVELS, MCTSPlayer, make_player
-from ..core.game import OPTIONS, VARIANTS, Game
+from ..core.game import VARIANTS, Game
 from ..core.state import State
 from ..core.view import OBSERVER, view
 from ..errors import IllegalOptionError, NotationError, SetupError
@@ -499,5 +499,5 @@ def replay_frames(data, lang: str) -> dict:
             "record": records.record_of(state)}
 
 
-__all__ = ["COMPUTER", "HUMAN", "Connection", "Hall", "OPTIONS", "Table", "WebError",
-           "replay_frames"]
+__all__ = ["COMPUTER", "HUMAN", "Connection", "Hall", "Table", "WebError", "analyse",
+           "replay_frames", "think"]
