@@ -129,6 +129,7 @@ def cli() -> None:
       spaghetti new --seed 7 -o game.json        # a fresh record
       spaghetti replay game.json                 # the moves in words
       spaghetti legal game.json                  # what can be played next
+      spaghetti serve --open                     # play in the browser
 
     A FILE argument may be '-' to read the record from standard input.
     """
@@ -372,6 +373,31 @@ def new(variant: str, level: int, players: int, seed: int | None, program: str |
     else:
         with open(output, "w", encoding="utf-8") as f:
             f.write(text)
+
+
+# ---------------------------------------------------------------------------- serve
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0: every network interface).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
+              help="Port to listen on.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), default="spaghetti.db",
+              show_default=True, help="SQLite file holding the games (created if missing).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the web browser.")
+def serve(host: str, port: int, db_path: str, open_browser: bool) -> None:
+    """Serve the game in the browser: create games, invite people by link, play the computer,
+    watch, replay. Games are kept in the --db file and survive a restart.
+
+    \b
+    Examples:
+      spaghetti serve --open
+      spaghetti serve --host 0.0.0.0 --port 8080 --db games.db
+    """
+    from ..web import serve as run
+
+    run(host=host, port=port, db=db_path, open_browser=open_browser)
 
 
 # ---------------------------------------------------------------------------- arena

@@ -1,0 +1,503 @@
+"""The tables of the server: each game in play, who sits where, and who is watching.
+
+A :class:`Table` holds one game's :class:`~spaghetti.core.state.State` and the connections to it.
+Every change goes through :meth:`Hall.commit`, which asks the engine (``State.apply``) and commits
+the record to the :class:`~spaghetti.web.store.Store`; only then is everyone told. Each connection
+hears only what its viewer may see: a seat gets ``view(state, seat)``, a spectator
+``view(state, "observer")``.
+
+The :class:`Hall` keeps the tables in memory, creates games, loads them back from the database
+(after a restart, on first use), and runs the computer players in worker processes so that
+the event loop keeps serving everyone else while they think.
+
+Everything here runs on one asyncio event loop; between ``apply`` and the commit there is no
+``await``, so two messages can never interleave inside one action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+
+from .. import records
+from ..ai import LEVELS, MCTSPlayer, make_player
+from ..core.game import VARIANTS, Game
+from ..core.state import State
+from ..core.view import OBSERVER, view
+from ..errors import IllegalOptionError, NotationError, SetupError
+from ..i18n import LANGS, colour, describe, option_label, t
+from .store import Store
+
+HUMAN, COMPUTER = "human", "computer"
+#: Above this many seconds a clock is refused (a day is plenty for a correspondence game).
+MAX_CLOCK = 24 * 3600
+LOG_SIZE = 12  # last moves sent with every state message
+HINT_ITERATIONS = 3000
+
+
+class WebError(Exception):
+    """A request that cannot be served; ``code`` is a short machine-readable kind."""
+
+    def __init__(self, message: str, code: str = "bad_request", status: int = 400):
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+@dataclass
+class Connection:
+    """One open WebSocket: who is looking (a seat or the observer) and in which language."""
+
+    send: Callable[[str], Awaitable[None]]
+    seat: int | str
+    lang: str = "en"
+
+
+@dataclass
+class Table:
+    """One game in play: its state, its seats and its audience."""
+
+    id: str
+    state: State
+    settings: dict
+    clocks: list[float] | None = None
+    log: list[tuple[str, str]] = field(default_factory=list)  # each action in words (en, ja)
+    conns: list[Connection] = field(default_factory=list)
+    claimed: set[int] = field(default_factory=set)
+    clock_since: float = field(default_factory=time.monotonic)
+    busy: bool = False  # a computer player is thinking
+    timer: asyncio.TimerHandle | None = None
+
+    @property
+    def seats(self) -> list[dict]:
+        return self.settings["seats"]
+
+    def kind(self, seat: int) -> str:
+        """Who plays a seat now: a person, or the computer (also once a clock has run out)."""
+        s = self.seats[seat]
+        return COMPUTER if s["kind"] == COMPUTER or s.get("flag_fell") else HUMAN
+
+    def record(self) -> str:
+        return records.dumps(self.state, meta={"server": "spaghetti serve", "game": self.id})
+
+    def clock_left(self) -> list[float] | None:
+        """Seconds left on each seat's clock right now (the seat to move's is running)."""
+        if self.clocks is None:
+            return None
+        left = list(self.clocks)
+        mover = self.state.to_move
+        if mover is not None and self.kind(mover) == HUMAN:
+            left[mover] = max(0.0, left[mover] - (time.monotonic() - self.clock_since))
+        return left
+
+    # ------------------------------------------------------------------ messages
+
+    def status(self, lang: str) -> str:
+        """What is being decided, in words (or the result once the game is over)."""
+        s = self.state
+        if s.is_over:
+            if s.winner is None:
+                return t("draw", lang)
+            return t(f"won.{s.reason}", lang, p=colour(s.winner, lang))
+        p = colour(s.to_move, lang)
+        d = s.deciding
+        if d == "place":
+            return t("decide.place", lang, p=p, n=s.hand[s.to_move])
+        card = s.running_card if s.running_card is not None else s.cursor
+        name = s.kinds[card].display_name(lang) if card is not None and s.kinds else "?"
+        if d == "turn":
+            return t("decide.turn", lang, p=p, card=name)
+        return t(f"decide.{d}", lang, p=p, card=name)
+
+    def message(self, seat: int | str, lang: str) -> dict:
+        """The state message for one viewer: only what ``view(state, seat)`` shows, plus words
+        (the status, the last moves, and, for the seat to move, what each option means)."""
+        s = self.state
+        v = view(s, seat)
+        labels = {}
+        if v["legal"]:
+            labels = {option: option_label(s, option, lang) for option in v["legal"]}
+        start = max(0, len(self.log) - LOG_SIZE)
+        return {
+            "type": "state",
+            "game": self.id,
+            "you": seat if seat != OBSERVER else None,
+            "view": v,
+            "labels": labels,
+            "status": self.status(lang),
+            "log": [{"n": i + 1, "text": self.log[i][lang == "ja"]}
+                    for i in range(start, len(self.log))],
+            "seats": [{"seat": i, "kind": self.kind(i), "difficulty": x.get("difficulty"),
+                       "claimed": i in self.claimed or x["kind"] == COMPUTER,
+                       "online": any(c.seat == i for c in self.conns),
+                       "flag_fell": bool(x.get("flag_fell"))}
+                      for i, x in enumerate(self.seats)],
+            # Public facts the view does not spell out, for drawing the table: the flag that
+            # has the turn, and the first half of a pair (announced in the log when chosen).
+            "turn_flag": list(s.turn_flag) if s.turn_flag else None,
+            "selected": _selected(s),
+            "clock": self.clock_left(),
+            "thinking": self.busy,
+        }
+
+    async def broadcast(self) -> None:
+        """Send every connection its own view (one message per kind of viewer)."""
+        cache: dict[tuple, str] = {}
+        for conn in list(self.conns):
+            key = (conn.seat, conn.lang)
+            if key not in cache:
+                cache[key] = json.dumps(self.message(conn.seat, conn.lang), ensure_ascii=False)
+            try:
+                await conn.send(cache[key])
+            except Exception:  # a connection that went away; its handler will unregister it
+                pass
+
+    async def send_state(self, conn: Connection) -> None:
+        await conn.send(json.dumps(self.message(conn.seat, conn.lang), ensure_ascii=False))
+
+
+def _selected(state: State) -> dict | None:
+    sel = state.selection
+    if sel is None:
+        return None
+    return {"flag": list(sel)} if isinstance(sel, tuple) else {"card": sel}
+
+
+class Hall:
+    """All tables: creating, finding (from memory or the database), playing, computer players.
+
+    ``autoplay_delay``: seconds a computer or forced move waits before it is played, so that
+    people can follow the game (0 in tests and benchmarks).
+    """
+
+    def __init__(self, store: Store, executor: Executor | None = None,
+                 autoplay_delay: float = 0.4, workers: int | None = None):
+        self.store = store
+        self.workers = workers or max(1, (os.cpu_count() or 2) - 1)
+        self.executor = executor or self._pool()
+        self.autoplay_delay = autoplay_delay
+        self.tables: dict[str, Table] = {}
+        self.tasks: set[asyncio.Task] = set()
+
+    def _pool(self) -> Executor:
+        # Processes, not threads: a search holds the interpreter for seconds, and a thread would
+        # starve the event loop (and every other game's moves) meanwhile. "spawn" because the
+        # server process has threads, which fork does not copy safely.
+        return ProcessPoolExecutor(max_workers=self.workers,
+                                   mp_context=multiprocessing.get_context("spawn"))
+
+    async def _in_worker(self, fn, *args):
+        """Run ``fn(*args)`` in a worker process (again in a fresh pool if a worker died)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.executor, fn, *args)
+        except BrokenProcessPool:
+            self.executor = self._pool()
+            return await loop.run_in_executor(self.executor, fn, *args)
+
+    # ------------------------------------------------------------------ create
+
+    def create(self, body: dict) -> dict:
+        """Create a game from a request body; returns its id, the creator's seat token, and the
+        invite codes of the other human seats.
+
+        ``body``: ``variant`` (one of ``VARIANTS``), ``level`` (1-3), ``players`` (2-5), ``options`` (see ``OPTIONS``), ``seats``
+        (one per player: ``{"kind": "human"}`` or ``{"kind": "computer", "difficulty":
+        "easy"}``), ``you`` (the creator's seat, default the first human seat, or none when every
+        seat is a computer), ``clock`` (seconds per player, or null), ``seed`` or ``program``,
+        ``autoplay`` (play forced moves by themselves; default true).
+        """
+        if not isinstance(body, dict):
+            raise WebError("the request must be a JSON object")
+        known = {"variant", "level", "players", "options", "seats", "you", "clock", "seed",
+                 "program", "autoplay"}
+        unknown = sorted(set(body) - known)
+        if unknown:
+            raise WebError(f"unknown field {unknown[0]!r}; fields: {', '.join(sorted(known))}")
+        level, players = body.get("level", 1), body.get("players", 2)
+        seed, program = body.get("seed"), body.get("program")
+        if seed is None and program is None:
+            seed = random.randrange(1_000_000)
+        try:
+            game = Game(level=level, players=players, options=body.get("options") or {},
+                        variant=body.get("variant", VARIANTS[0]))
+            state = game.new_state(program, seed)
+        except SetupError as exc:
+            raise WebError(str(exc)) from None
+        seats = body.get("seats") or [{"kind": HUMAN}] + [{"kind": COMPUTER,
+                                                           "difficulty": "easy"}] * (players - 1)
+        if not isinstance(seats, list) or len(seats) != players:
+            raise WebError(f"seats must list {players} seats, one per player")
+        clean = []
+        for i, seat in enumerate(seats):
+            if not isinstance(seat, dict) or seat.get("kind") not in (HUMAN, COMPUTER):
+                raise WebError(f"seats[{i}]: kind is 'human' or 'computer'")
+            if seat["kind"] == COMPUTER:
+                level_ = seat.get("difficulty", "easy")
+                if level_ not in LEVELS:
+                    raise WebError(f"seats[{i}]: difficulty is one of {', '.join(LEVELS)}")
+                clean.append({"kind": COMPUTER, "difficulty": level_})
+            else:
+                clean.append({"kind": HUMAN})
+        humans = [i for i, s in enumerate(clean) if s["kind"] == HUMAN]
+        you = body.get("you", humans[0] if humans else None)
+        if you is not None and you not in humans:
+            raise WebError(f"you must be a human seat: one of {humans}" if humans
+                           else "every seat is a computer: 'you' must be null")
+        clock = body.get("clock")
+        if clock is not None and (isinstance(clock, bool) or not isinstance(clock, (int, float))
+                                  or not 0 < clock <= MAX_CLOCK):
+            raise WebError(f"clock is seconds per player, 1 to {MAX_CLOCK}, or null")
+        autoplay = body.get("autoplay", True)
+        if not isinstance(autoplay, bool):
+            raise WebError("autoplay must be true or false")
+        settings = {"seats": clean, "clock": clock, "autoplay": autoplay}
+        clocks = [float(clock)] * players if clock else None
+
+        game_id = secrets.token_urlsafe(8)
+        invites = {i: secrets.token_urlsafe(12) for i in humans}
+        self.store.create(game_id, settings, records.dumps(state), clocks, invites)
+        token = None
+        if you is not None:
+            token = secrets.token_urlsafe(24)
+            self.store.claim(game_id, invites.pop(you), token)
+        table = Table(game_id, state, settings, clocks, claimed=self.store.claimed(game_id))
+        self.tables[game_id] = table
+        self.kick(table)
+        return {"id": game_id, "you": you, "token": token,
+                "invites": {str(seat): code for seat, code in invites.items()}}
+
+    def claim(self, game_id: str, invite: str) -> dict:
+        """Use an invite code: the seat it opens and that seat's secret token (once)."""
+        table = self.get(game_id)
+        if not isinstance(invite, str) or not invite:
+            raise WebError("an invite code is needed")
+        token = secrets.token_urlsafe(24)
+        seat = self.store.claim(game_id, invite, token)
+        if seat is None:
+            raise WebError("this invite is not valid for this game", "bad_invite", 403)
+        if seat < 0:
+            raise WebError("this seat has already been taken: an invite can be used once",
+                           "taken", 409)
+        table.claimed.add(seat)
+        return {"id": game_id, "seat": seat, "token": token}
+
+    # ------------------------------------------------------------------ find
+
+    def get(self, game_id: str) -> Table:
+        """The table of a game, loaded from the database if it is not in memory."""
+        table = self.tables.get(game_id)
+        if table is not None:
+            return table
+        row = self.store.load(game_id) if isinstance(game_id, str) else None
+        if row is None:
+            raise WebError("no such game", "not_found", 404)
+        settings, text, clocks = row
+        state = records.loads(text)
+        game, program, seed, actions = records.parse(json.loads(text))
+        first = game.new_state(program, seed)
+        log = []
+        for option in actions:
+            log.append((describe(first, option, "en"), describe(first, option, "ja")))
+            first.apply(option)
+        table = Table(game_id, state, settings, clocks, log, claimed=self.store.claimed(game_id))
+        self.tables[game_id] = table
+        self.kick(table)
+        return table
+
+    def leave(self, table: Table, conn: Connection) -> None:
+        """Forget a closed connection; a finished game nobody watches leaves memory (it is
+        loaded again from the database if someone comes back)."""
+        if conn in table.conns:
+            table.conns.remove(conn)
+        if not table.conns and table.state.is_over and not table.busy:
+            self.tables.pop(table.id, None)
+
+    def viewer(self, table: Table, token: str | None) -> int | str:
+        """The seat a token holds, or the observer for no token."""
+        if not token:
+            return OBSERVER
+        seat = self.store.seat_of(table.id, token)
+        if seat is None:
+            raise WebError("this seat token is not valid for this game", "bad_token", 403)
+        return seat
+
+    # ------------------------------------------------------------------ play
+
+    async def play(self, table: Table, seat: int | str, option, moves=None) -> None:
+        """Play ``option`` for ``seat``: checked, committed, then broadcast.
+
+        Raises :class:`WebError` (and changes nothing) for a spectator, a seat that is not to
+        move, a stale move number, or an option the engine refuses.
+        """
+        state = table.state
+        if not isinstance(seat, int):
+            raise WebError("spectators cannot play", "spectator", 403)
+        if not isinstance(option, str):
+            raise WebError("option must be a string such as 'run' or 'flag 2.0'", "malformed")
+        if moves is not None and moves != len(state.history):
+            raise WebError(f"that move was for move {moves}; the game is at move "
+                           f"{len(state.history)}", "stale", 409)
+        if state.is_over:
+            raise WebError("the game is over", "over", 409)
+        if state.to_move != seat:
+            raise WebError(f"it is {colour(state.to_move)}'s turn, not yours", "not_your_turn",
+                           403)
+        if table.kind(seat) != HUMAN:
+            raise WebError("the computer plays this seat now", "not_your_turn", 403)
+        self.commit(table, option)
+        await table.broadcast()
+        self.kick(table)
+
+    def commit(self, table: Table, option: str) -> None:
+        """Apply one option and store the record; raises :class:`WebError` if it is refused."""
+        state = table.state
+        mover = state.to_move
+        try:
+            words = (describe(state, option, "en"), describe(state, option, "ja"))
+            state.apply(option)
+        except (IllegalOptionError, NotationError) as exc:
+            raise WebError(str(exc), "illegal") from None
+        now = time.monotonic()
+        if table.clocks is not None and mover is not None and table.kind(mover) == HUMAN:
+            table.clocks[mover] = max(0.0, table.clocks[mover] - (now - table.clock_since))
+        table.clock_since = now
+        table.log.append(words)
+        self.store.save(table.id, table.record(), table.clocks)
+
+    def kick(self, table: Table) -> None:
+        """Start whatever should happen by itself next: a computer move, a forced move, or the
+        clock's flag falling."""
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        state = table.state
+        if state.is_over or table.busy:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # not serving yet: the first connection or request will kick it
+        mover = state.to_move
+        forced = table.settings.get("autoplay", True) and len(state.legal_actions()) == 1
+        if table.kind(mover) == COMPUTER or forced:
+            table.busy = True
+            task = loop.create_task(self._autoplay(table))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        elif table.clocks is not None:
+            left = table.clock_left()[mover]
+            table.timer = loop.call_later(left + 0.05, self._flag_fall, table, len(state.history))
+
+    def _flag_fall(self, table: Table, moves: int) -> None:
+        """The clock of the seat to move ran out: from now on the computer plays that seat.
+
+        (The rules know no loss on time, and every move of the record must be a move of the
+        game; so the seat goes on, played at the 'random' level.)"""
+        state = table.state
+        if state.is_over or len(state.history) != moves:
+            return
+        mover = state.to_move
+        table.seats[mover].update(flag_fell=True, difficulty="random")
+        table.clocks[mover] = 0.0
+        self.store.save_settings(table.id, table.settings)
+        self.store.save(table.id, table.record(), table.clocks)
+        task = asyncio.get_running_loop().create_task(table.broadcast())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        self.kick(table)
+
+    async def _autoplay(self, table: Table) -> None:
+        """Play the computer's (or a forced) move, thinking in a worker process."""
+        played = False
+        try:
+            state = table.state
+            moves = len(state.history)
+            mover = state.to_move
+            if self.autoplay_delay:
+                await asyncio.sleep(self.autoplay_delay)
+            legal = state.legal()
+            if len(legal) == 1 and (table.settings.get("autoplay", True)
+                                    or table.kind(mover) == COMPUTER):
+                option = legal[0]
+            else:
+                level = table.seats[mover].get("difficulty", "easy")
+                seed = random.randrange(1 << 30)
+                if level == "random":  # no thinking to speak of: no need for a worker
+                    option = make_player(level, seed).choose(state.copy())
+                else:
+                    await table.broadcast()  # show "thinking"
+                    option = await self._in_worker(think, records.dumps(state), level, seed)
+            played = len(state.history) == moves and not state.is_over
+            if played:  # else someone played first (a forced move the player sent himself)
+                self.commit(table, option)
+        finally:
+            table.busy = False
+        if played:
+            await table.broadcast()
+        self.kick(table)
+
+    async def hint(self, table: Table, seat: int | str, lang: str) -> dict:
+        """The computer's analysis of the options of the seat to move, for that seat only."""
+        state = table.state
+        if seat != state.to_move or not isinstance(seat, int):
+            raise WebError("a hint is only for the seat to move", "not_your_turn", 403)
+        snapshot = state.copy()
+        rows = await self._in_worker(analyse, records.dumps(snapshot), HINT_ITERATIONS,
+                                     random.randrange(1 << 30))
+        return {"type": "hint", "moves": len(snapshot.history),
+                "options": [{"option": o, "label": option_label(snapshot, o, lang),
+                             "visits": v, "chance": round(c, 3)} for o, v, c in rows]}
+
+    async def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        # A search still running would hold the exit up for seconds: its answer is not needed.
+        for proc in list((getattr(self.executor, "_processes", None) or {}).values()):
+            proc.terminate()
+
+
+def think(record: str, level: str, seed: int) -> str:
+    """In a worker process: the option a computer player of ``level`` chooses at the end of a
+    record. (The state travels as its record: the engine rebuilds it exactly by replaying.)"""
+    return make_player(level, seed).choose(records.loads(record))
+
+
+def analyse(record: str, iterations: int, seed: int) -> list:
+    """In a worker process: MCTS's analysis of the options at the end of a record."""
+    return MCTSPlayer(iterations=iterations, seed=seed).analyse(records.loads(record))
+
+
+def replay_frames(data, lang: str) -> dict:
+    """Every position of a record (the full view, nothing hidden) with each move in words."""
+    if lang not in LANGS:
+        lang = "en"
+    game, program, seed, actions = records.parse(data)
+    try:
+        state = game.new_state(program, seed)
+    except SetupError as exc:
+        raise WebError(str(exc)) from None
+    frames = [{"view": view(state), "text": ""}]
+    for i, option in enumerate(actions):
+        try:
+            text = describe(state, option, lang)
+            state.apply(option)
+        except (IllegalOptionError, NotationError) as exc:
+            raise WebError(f"actions[{i}] {option!r}: {exc}") from None
+        frames.append({"view": view(state), "text": text})
+    return {"frames": frames, "status": Table("", state, {"seats": []}).status(lang),
+            "record": records.record_of(state)}
+
+
+__all__ = ["COMPUTER", "HUMAN", "Connection", "Hall", "Table", "WebError", "analyse",
+           "replay_frames", "think"]

@@ -1,0 +1,362 @@
+"""The web server over the wire (Starlette's TestClient): creating and joining games, playing a
+whole game, refusals that change nothing, per-seat views (a leak test), replays, reconnecting."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from starlette.testclient import TestClient
+
+from spaghetti import records
+from spaghetti.core.game import Game
+from spaghetti.core.view import view
+from spaghetti.web import create_app
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture()
+def client(tmp_path):
+    with TestClient(create_app(str(tmp_path / "games.db"), autoplay_delay=0)) as c:
+        yield c
+
+
+def create(client, **body) -> dict:
+    res = client.post("/api/games", json=body)
+    assert res.status_code == 201, res.text
+    return res.json()
+
+
+def humans(n: int) -> list[dict]:
+    return [{"kind": "human"}] * n
+
+
+def next_state(ws) -> dict:
+    """The next state message (errors are returned too, to be checked by the caller)."""
+    return ws.receive_json()
+
+
+def join(client, game: dict, seat: int) -> str:
+    """Claim a seat by its invite code: the seat token."""
+    res = client.post(f"/api/games/{game['id']}/claim", json={"invite": game["invites"][str(seat)]})
+    assert res.status_code == 200, res.text
+    assert res.json()["seat"] == seat
+    return res.json()["token"]
+
+
+# ---------------------------------------------------------------------- creating and joining
+
+def test_create_refuses_bad_setups_with_one_clear_message(client):
+    cases = [({"level": 4}, "level must be 1, 2 or 3"),
+             ({"players": 7}, "players must be 2 to 5"),
+             ({"options": {"stalemate": "never"}}, "option 'stalemate' cannot be 'never'"),
+             ({"seats": [{"kind": "robot"}, {"kind": "human"}]}, "kind is 'human' or 'computer'"),
+             ({"seats": [{"kind": "human"}, {"kind": "computer", "difficulty": "godlike"}]},
+              "difficulty is one of random, easy, normal, hard"),
+             ({"clock": -5}, "clock is seconds per player"),
+             ({"colour": "red"}, "unknown field 'colour'"),
+             ({"variant": "chess"}, "unknown variant 'chess'")]
+    for body, message in cases:
+        res = client.post("/api/games", json=body)
+        assert res.status_code == 400
+        assert message in res.json()["error"]
+    res = client.post("/api/games", content=b"{not json")
+    assert res.status_code == 400 and res.json()["error"].startswith("not JSON")
+
+
+def test_each_invite_claims_its_seat_once(client):
+    game = create(client, players=3, seats=humans(3), seed=1)
+    assert game["you"] == 0 and game["token"] and set(game["invites"]) == {"1", "2"}
+    token = join(client, game, 2)
+    again = client.post(f"/api/games/{game['id']}/claim", json={"invite": game["invites"]["2"]})
+    assert again.status_code == 409 and "already been taken" in again.json()["error"]
+    wrong = client.post(f"/api/games/{game['id']}/claim", json={"invite": "guess"})
+    assert wrong.status_code == 403
+    with client.websocket_connect(f"/ws/{game['id']}?token={token}") as ws:
+        assert next_state(ws)["you"] == 2
+    assert client.get("/api/games/nope").status_code == 404
+
+
+# ---------------------------------------------------------------------- a whole game
+
+def test_a_whole_game_between_two_people_over_the_wire(client):
+    game = create(client, level=2, players=2, seats=humans(2), seed=5, autoplay=False)
+    tokens = [game["token"], join(client, game, 1)]
+    gid = game["id"]
+    mirror = Game(level=2, players=2).new_state(None, 5)
+    rng = random.Random(3)
+    with client.websocket_connect(f"/ws/{gid}?token={tokens[0]}") as red, \
+            client.websocket_connect(f"/ws/{gid}?token={tokens[1]}") as blue:
+        conns = [red, blue]
+        next_state(red), next_state(red), next_state(blue)  # joins
+        while not mirror.is_over:
+            option = rng.choice(mirror.legal())
+            mover = conns[mirror.to_move]
+            mover.send_json({"type": "play", "option": option, "moves": len(mirror.history)})
+            mirror.apply(option)
+            for seat, ws in enumerate(conns):
+                msg = next_state(ws)
+                assert msg["type"] == "state", msg
+                assert msg["view"] == view(mirror, seat)
+        assert "wins" in msg["status"] or "draw" in msg["status"]
+    record = client.get(f"/api/games/{gid}/record")
+    assert record.status_code == 200
+    final = records.loads(record.text)
+    assert final.history == mirror.history and final.winner == mirror.winner
+    frames = client.get(f"/api/games/{gid}/replay?lang=ja").json()["frames"]
+    assert len(frames) == len(mirror.history) + 1
+    assert frames[-1]["view"] == view(mirror)
+    assert "フラグを置いた" in frames[1]["text"]
+
+
+def test_against_the_computer_the_game_plays_to_the_end(client):
+    game = create(client, level=1, seats=[{"kind": "human"}, {"kind": "computer",
+                                                                "difficulty": "easy"}], seed=2)
+    with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}&lang=ja") as ws:
+        for _ in range(2000):
+            msg = next_state(ws)
+            v = msg["view"]
+            if v["phase"] == "over":
+                break
+            if v["to_move"] == 0 and v["legal"]:
+                assert set(msg["labels"]) == set(v["legal"])
+                ws.send_json({"type": "play", "option": v["legal"][0], "moves": v["moves"]})
+        else:
+            pytest.fail("the game did not end")
+    assert "勝ち" in msg["status"] or "引き分け" in msg["status"]
+    final = records.loads(client.get(f"/api/games/{game['id']}/record").text)
+    assert final.is_over and len(final.history) == v["moves"]
+
+
+# ---------------------------------------------------------------------- refusals
+
+def test_illegal_and_malformed_messages_get_an_error_and_change_nothing(client):
+    game = create(client, seats=humans(2), seed=1, autoplay=False)
+    blue = join(client, game, 1)
+    gid = game["id"]
+    with client.websocket_connect(f"/ws/{gid}?token={game['token']}") as ws:
+        first = next_state(ws)
+        bad = [("{not json", "malformed"),
+               (json.dumps([1, 2]), "malformed"),
+               (json.dumps({"type": "dance"}), "malformed"),
+               (json.dumps({"type": "play", "option": 7}), "malformed"),
+               (json.dumps({"type": "play", "option": "place 99"}), "illegal"),
+               (json.dumps({"type": "play", "option": "fly away"}), "illegal"),
+               (json.dumps({"type": "play", "option": "run"}), "illegal"),
+               (json.dumps({"type": "play", "option": "place 0", "moves": 3}), "stale"),
+               (json.dumps({"type": "play", "option": "place 0", "moves": "0"}), "malformed")]
+        for text, code in bad:
+            ws.send_text(text)
+            msg = ws.receive_json()
+            assert msg["type"] == "error" and msg["code"] == code, (text, msg)
+            assert msg["message"]
+        ws.send_json({"type": "state"})
+        assert next_state(ws)["view"] == first["view"]
+        # Blue may not act while Red is to move, nor a spectator ever.
+        with client.websocket_connect(f"/ws/{gid}?token={blue}") as ws_blue:
+            next_state(ws_blue)
+            ws_blue.send_json({"type": "play", "option": "place 0"})
+            msg = ws_blue.receive_json()
+            assert msg["code"] == "not_your_turn" and "Red's turn" in msg["message"]
+        with client.websocket_connect(f"/ws/{gid}") as spectator:
+            assert next_state(spectator)["you"] is None
+            spectator.send_json({"type": "play", "option": "place 0"})
+            assert spectator.receive_json()["code"] == "spectator"
+            spectator.send_json({"type": "hint"})
+            assert spectator.receive_json()["code"] == "not_your_turn"
+    with client.websocket_connect(f"/ws/{gid}?token=forged") as ws:
+        assert ws.receive_json()["code"] == "bad_token"
+    assert client.get(f"/api/games/{gid}").json()["moves"] == 0
+    assert client.get(f"/api/games/{gid}/record").status_code == 409  # not over yet
+
+
+def test_a_dropped_connection_finds_the_game_as_it_was(client):
+    game = create(client, seats=humans(2), seed=4, autoplay=False)
+    url = f"/ws/{game['id']}?token={game['token']}"
+    with client.websocket_connect(url) as ws:
+        next_state(ws)
+        ws.send_json({"type": "play", "option": "place 1"})
+        before = next_state(ws)
+    with client.websocket_connect(url) as ws:
+        after = next_state(ws)
+    assert after["view"] == before["view"] and after["view"]["moves"] == 1
+    assert after["log"][-1]["text"].startswith("Red placed a flag on")
+
+
+# ---------------------------------------------------------------------- no leaks
+
+SETUPS = [(1, 2, {}), (2, 3, {}), (3, 2, {}), (2, 4, {"reverse_priority": True}),
+          (3, 3, {"memory": True, "stalemate": "manual"}), (1, 5, {"placement_order": "snake"})]
+
+
+def test_every_seat_hears_only_its_own_view_over_many_random_games(client):
+    """Every message to a seat holds that seat's view and, only when it is to move, the words
+    for its options; spectators get the observer's view and no options."""
+    rng = random.Random(2024)
+    checked = 0
+    for g in range(18):
+        level, players, options = SETUPS[g % len(SETUPS)]
+        seed = rng.randrange(10_000)
+        game = create(client, level=level, players=players, options=options,
+                      seats=humans(players), seed=seed, autoplay=False)
+        tokens = [game["token"]] + [join(client, game, s) for s in range(1, players)]
+        mirror = Game(level=level, players=players, options=options).new_state(None, seed)
+        viewers = list(range(players)) + ["observer"]
+        with _connect_all(client, game["id"], tokens) as conns:
+            for j, ws in enumerate(conns):  # one broadcast per later join
+                for _ in range(len(conns) - j):
+                    _check(next_state(ws), mirror, viewers[j])
+            for _ in range(150):
+                if mirror.is_over:
+                    break
+                option = rng.choice(mirror.legal())
+                conns[mirror.to_move].send_json({"type": "play", "option": option})
+                mirror.apply(option)
+                for viewer, ws in zip(viewers, conns):
+                    _check(next_state(ws), mirror, viewer)
+                    checked += 1
+    assert checked > 1000
+
+
+def _check(msg: dict, state, viewer) -> None:
+    assert msg["type"] == "state"
+    assert msg["view"] == view(state, viewer)
+    if viewer == "observer" or viewer != state.to_move:
+        assert msg["labels"] == {} and msg["view"]["legal"] == []
+    else:
+        assert set(msg["labels"]) == set(state.legal())
+    assert msg["you"] == (None if viewer == "observer" else viewer)
+
+
+class _connect_all:
+    """Open one connection per seat token and one spectator, in that order."""
+
+    def __init__(self, client, gid, tokens):
+        self.cms = [client.websocket_connect(f"/ws/{gid}?token={t}") for t in tokens]
+        self.cms.append(client.websocket_connect(f"/ws/{gid}"))
+
+    def __enter__(self):
+        return [cm.__enter__() for cm in self.cms]
+
+    def __exit__(self, *exc):
+        for cm in reversed(self.cms):
+            cm.__exit__(None, None, None)
+
+
+# ---------------------------------------------------------------------- replay any record
+
+def test_replay_of_a_record_file_and_its_clear_errors(client):
+    state = Game().new_state(None, 3)
+    for option in ["place 0", "place 1", "place 2"]:
+        state.apply(option)
+    good = client.post("/api/replay", content=records.dumps(state))
+    assert good.status_code == 200
+    assert [f["view"]["moves"] for f in good.json()["frames"]] == [0, 1, 2, 3]
+    bad = json.loads(records.dumps(state))
+    bad["actions"][2] = "place 9"
+    res = client.post("/api/replay", json=bad)
+    assert res.status_code == 400 and res.json()["error"].startswith("actions[2] 'place 9'")
+    res = client.post("/api/replay", json={"format": "chess"})
+    assert res.status_code == 400 and "format" in res.json()["error"]
+
+
+def test_meta_lists_cards_in_both_languages_and_every_option(client):
+    meta = client.get("/api/meta").json()
+    assert meta["cards"]["Bug"]["name"] == {"en": "Bug", "ja": "バグ"}
+    assert set(meta["options"]) >= {"placement_order", "stalemate", "memory"}
+    assert "easy" in meta["difficulties"]
+    page = client.get("/g/whatever")
+    assert page.status_code == 200 and "app.js" in page.text
+    assert client.get("/static/app.js").status_code == 200
+
+
+# ---------------------------------------------------------------------- clock, hints, workers
+
+def test_when_a_clock_runs_out_the_computer_takes_the_seat_over(client):
+    game = create(client, seats=humans(2), seed=3, clock=1, autoplay=False)
+    blue = join(client, game, 1)
+    with client.websocket_connect(f"/ws/{game['id']}?token={blue}") as ws:
+        msg = next_state(ws)
+        assert msg["clock"][0] <= 1 and msg["clock"][1] == 1
+        for _ in range(20):
+            msg = next_state(ws)
+            if msg["view"]["moves"] >= 1:
+                break
+        seats = msg["seats"]
+        assert seats[0]["flag_fell"] and seats[0]["kind"] == "computer"
+        assert msg["clock"][0] == 0
+        assert msg["view"]["moves"] >= 1  # Red's placement was played for it
+    summary = client.get(f"/api/games/{game['id']}").json()
+    assert summary["seats"][0]["flag_fell"] and not summary["seats"][1]["flag_fell"]
+
+
+def test_a_hint_goes_to_the_seat_to_move(client):
+    game = create(client, seats=humans(2), seed=3, autoplay=False)
+    with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+        legal = next_state(ws)["view"]["legal"]
+        ws.send_json({"type": "hint"})
+        hint = ws.receive_json()
+        assert hint["type"] == "hint" and hint["moves"] == 0
+        assert {row["option"] for row in hint["options"]} == set(legal)
+        assert all(0 <= row["chance"] <= 1 and row["label"] for row in hint["options"])
+
+
+def test_the_server_answers_while_a_computer_thinks(client):
+    import time
+
+    game = create(client, seats=[{"kind": "computer", "difficulty": "normal"}, {"kind": "human"}],
+                  seed=3)
+    with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+        msg = next_state(ws)
+        assert msg["you"] == 1
+        started = time.perf_counter()
+        assert client.get("/api/meta").status_code == 200
+        assert client.get(f"/api/games/{game['id']}").json()["moves"] == 0  # still thinking
+        assert time.perf_counter() - started < 0.3
+        while msg["view"]["moves"] == 0:
+            msg = next_state(ws)
+        assert msg["view"]["moves"] == 1
+
+
+# ---------------------------------------------------------------------- the command
+
+def test_serve_reports_a_bad_database_or_a_taken_port_in_one_line(tmp_path):
+    import socket
+
+    from click.testing import CliRunner
+
+    from spaghetti.cli.main import cli
+
+    bad = tmp_path / "not-a-db.db"
+    bad.write_text("hello")
+    res = CliRunner().invoke(cli, ["serve", "--db", str(bad)])
+    assert res.exit_code == 2
+    assert "cannot use this file as the games database" in res.output
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        res = CliRunner().invoke(cli, ["serve", "--db", str(tmp_path / "g.db"),
+                                       "--port", str(port)])
+    assert res.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in res.output
+    assert "Traceback" not in res.output
+    help_text = CliRunner().invoke(cli, ["serve", "--help"]).output
+    assert "--db" in help_text and "--open" in help_text and "--host" in help_text
+
+
+def test_after_a_restart_a_computer_to_move_plays_on(tmp_path):
+    db = str(tmp_path / "games.db")
+    seats = [{"kind": "human"}, {"kind": "computer", "difficulty": "random"}]
+    with TestClient(create_app(db, autoplay_delay=60)) as first:  # the computer never moves
+        game = create(first, seats=seats, seed=8)
+        with first.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+            legal = next_state(ws)["view"]["legal"]
+            ws.send_json({"type": "play", "option": legal[0]})
+            assert next_state(ws)["view"]["to_move"] == 1
+    with TestClient(create_app(db, autoplay_delay=0)) as second:
+        with second.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+            msg = next_state(ws)
+            assert msg["view"]["moves"] == 1 and msg["log"][0]["text"].startswith("Red placed")
+            while msg["view"]["moves"] < 2:
+                msg = next_state(ws)
+            assert msg["view"]["to_move"] == 0 and msg["view"]["legal"]

@@ -1,0 +1,201 @@
+"""End to end in a real headless Chromium (Playwright): a person creates a game against the
+computer, plays it to the end by clicking, sees the result and replays it.
+
+Screenshots go to ``test-artifacts/`` (git-ignored). Skipped, with the reason, when Playwright or
+Debian's chromium is not installed (``.ci/run`` installs both).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from web_helpers import ServerThread
+
+CHROMIUM = os.environ.get("SPAGHETTI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+CLICKABLE = "#program .legal, .players .legal, .buttons button.legal"
+
+
+@pytest.fixture()
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def play_by_clicking(page, rng: random.Random, limit: int = 600) -> int:
+    """Click highlighted options until the result shows; returns the number of clicks."""
+    clicks = 0
+    while clicks < limit:
+        page.wait_for_selector(f"{CLICKABLE}, #result", timeout=20_000)
+        if page.locator("#result").count():
+            return clicks
+        targets = page.locator(CLICKABLE)
+        n = targets.count()
+        if not n:
+            continue
+        before = page.locator("#subtitle").text_content()
+        try:
+            targets.nth(rng.randrange(n)).click(timeout=2_000)
+        except sync_api.Error:
+            continue  # the table was redrawn under the pointer: look again
+        clicks += 1
+        if clicks == 12:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "table.png"), full_page=True)
+        page.wait_for_function("(s) => document.querySelector('#subtitle').textContent !== s "
+                               "|| document.querySelector('#result')", arg=before, timeout=20_000)
+    raise AssertionError(f"the game did not end after {limit} clicks")
+
+
+def test_play_against_the_computer_to_the_end_and_replay(tmp_path, browser):
+    with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.02) as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+        page.set_default_timeout(20_000)
+        try:
+            _scenario(page, url)
+        except Exception:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "failure.png"), full_page=True)
+            print(page.locator("body").inner_text())
+            raise
+
+
+def _scenario(page, url: str) -> None:
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url + "/")
+    page.wait_for_selector("#create")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "home.png"), full_page=True)
+    page.select_option("#level", "2")
+    page.select_option(".seat-row >> nth=1 >> .diff", "random")
+    page.click("#create")
+    page.wait_for_selector("#program .card")
+    assert "/g/" in page.url
+    clicks = play_by_clicking(page, random.Random(1))
+    assert clicks > 0
+    result = page.locator("#result").text_content()
+    assert "wins" in result or "draw" in result
+    page.screenshot(path=str(ARTIFACTS / "result.png"), full_page=True)
+
+    page.click("#replay")
+    page.wait_for_selector("#replay-board .card")
+    total = int(page.locator("#replay-slider").get_attribute("max"))
+    assert total >= 2 * 5  # at least every placement of a level-2 game
+    page.click("#replay-first")
+    assert page.locator("#replay-counter").text_content() == f"move 0 of {total}"
+    page.click("#replay-next")
+    page.click("#replay-next")
+    assert page.locator("#replay-counter").text_content() == f"move 2 of {total}"
+    assert "placed a flag" in page.locator("#replay-text").text_content()
+    page.select_option("#lang", "ja")  # the replay is drawn again in Japanese, at the same move
+    page.wait_for_function("document.querySelector('#replay-text').textContent"
+                           ".includes('フラグを置いた')")
+    assert page.locator("#replay-counter").text_content() == f"2手目 / {total}"
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.querySelector('#replay-text').textContent"
+                           ".includes('placed a flag')")
+    page.click("#replay-last")
+    assert page.locator("#replay-result").text_content() == result
+    page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
+
+    # Japanese at the flick of the switch.
+    page.click("#replay-back")
+    page.wait_for_selector("#result")
+    page.select_option("#lang", "ja")
+    page.wait_for_function("document.querySelector('#result').textContent.includes('勝ち') "
+                           "|| document.querySelector('#result').textContent.includes('引き分け')")
+    assert page.locator("h2").first.text_content() == "プログラム"
+    page.screenshot(path=str(ARTIFACTS / "result-ja.png"), full_page=True)
+
+    # Download the record, then open it from the home page and replay it.
+    with page.expect_download() as download:
+        page.click("#download")
+    path = download.value.path()
+    record = Path(path).read_text(encoding="utf-8")
+    assert json.loads(record)["format"] == "spaghetti-record/1"
+    page.select_option("#lang", "en")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.goto(url + "/")
+    page.wait_for_selector(f"#my-games a[href='/g/{game_id}']")  # this browser's games
+    page.set_input_files("#record-file", path)
+    page.wait_for_selector("#replay-board .card")
+    assert page.locator("#replay-slider").get_attribute("max") == str(total)
+    assert page.locator("#replay-result").text_content() == result
+    assert not errors, errors
+
+
+def test_two_people_play_by_invite_link_and_a_spectator_watches(tmp_path, browser):
+    with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.02) as url:
+        red = browser.new_context(locale="en-US").new_page()
+        blue = browser.new_context(locale="ja-JP").new_page()
+        red.set_default_timeout(20_000)
+        blue.set_default_timeout(20_000)
+        red.goto(url + "/")
+        red.select_option(".seat-row >> nth=1 >> .kind", "human")
+        red.click("#create")
+        red.wait_for_selector("#program .card")
+        red.click(".links summary")
+        invite = red.locator(".links input").first.input_value()
+        watch = red.locator(".links input").last.input_value()
+        assert "invite=" in invite and "invite=" not in watch
+        blue.goto(invite)
+        blue.wait_for_selector("#program .card")
+        assert blue.locator("h2").first.text_content() == "プログラム"  # Japanese browser
+        assert "/g/" in blue.url and "invite" not in blue.url
+        spectator = browser.new_context().new_page()
+        spectator.goto(watch)
+        spectator.wait_for_selector("#program .card")
+        rng = random.Random(5)
+        for turn in range(400):
+            if red.locator("#result").count() and blue.locator("#result").count():
+                break
+            if turn == 10:
+                # A dropped connection: the page reconnects by itself and finds the game.
+                subtitle = blue.locator("#subtitle").text_content()
+                blue.evaluate("window.oldSocket = live.ws; live.ws.close()")
+                blue.wait_for_function("live.ws !== window.oldSocket && live.ws.readyState === 1 "
+                                       "&& document.querySelector('#conn').className === 'conn ok'")
+                assert blue.locator("#subtitle").text_content() == subtitle
+            if turn == 20:
+                # A closed tab: a new one at the same address has the seat again.
+                subtitle = red.locator("#subtitle").text_content()
+                url_red = red.url
+                context = red.context
+                red.close()
+                red = context.new_page()
+                red.set_default_timeout(20_000)
+                red.goto(url_red)
+                red.wait_for_selector("#program .card")
+                assert red.locator("#subtitle").text_content() == subtitle
+                assert "You" in red.locator(".player.c0").text_content()
+            for page in (red, blue):
+                targets = page.locator(CLICKABLE)
+                if targets.count():
+                    try:
+                        targets.nth(rng.randrange(targets.count())).click(timeout=1_000)
+                    except sync_api.Error:
+                        pass
+            red.wait_for_timeout(30)
+        else:
+            raise AssertionError("the game did not end")
+        spectator.wait_for_selector("#result")
+        assert spectator.locator("#result").text_content() == red.locator("#result").text_content()
+        assert not spectator.locator(CLICKABLE).count()
