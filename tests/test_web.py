@@ -49,7 +49,7 @@ def join(client, game: dict, seat: int) -> str:
 # ---------------------------------------------------------------------- creating and joining
 
 def test_create_refuses_bad_setups_with_one_clear_message(client):
-    cases = [({"level": 4}, "level must be 1, 2 or 3"),
+    cases = [({"level": 4}, "level must be one of 1, 2, 3"),
              ({"players": 7}, "players must be 2 to 5"),
              ({"options": {"stalemate": "never"}}, "option 'stalemate' cannot be 'never'"),
              ({"seats": [{"kind": "robot"}, {"kind": "human"}]}, "kind is 'human' or 'computer'"),

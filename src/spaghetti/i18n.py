@@ -274,7 +274,6 @@ def option_label(state: State, option: str, lang: str = "en") -> str:
     lang = lang_for(lang, state)
     action = N.parse(option)
     kind = N.kind(action)
-    run = state.running_card
     if kind == N.PLACE:
         c = N.argument(action)
         return t("opt.place", lang, card=_q(card_name(state, c, lang), lang),

@@ -91,6 +91,11 @@ def view(state: State, seat: int | str = REFEREE) -> dict:
         known = knows_card(state, seat, i)
         program.append({
             "card": card.name if known else None,
+            # Names and texts in both languages, with the current values in braces, so that a
+            # reader needs no card list of its own (every game of the family, custom cards).
+            "name": {"en": card.name, "ja": card.name_ja} if known else None,
+            "text": {"en": card.text_for(state.vals[i]), "ja": card.text_for(state.vals[i], "ja")}
+            if known else None,
             "params": list(state.vals[i]) if known else None,
             "modifiers": list(state.mods[i]) if known else None,
             "flags": state.owners(i),

@@ -26,7 +26,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..ai import LEVELS
 from ..core.cards import EXTRA_CARDS, SPAGHETTI_CODE_CARDS
-from ..core.game import OPTIONS, VARIANTS
+from ..core.game import OPTIONS
+from ..core.variants import VARIANTS
 from ..errors import RecordError
 from ..i18n import COLOURS, LANGS
 from .store import Store

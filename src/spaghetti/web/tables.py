@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from .. import records
 from ..ai import LEVELS, MCTSPlayer, make_player
-from ..core.game import VARIANTS, Game
+from ..core.game import Game
 from ..core.state import State
 from ..core.view import OBSERVER, view
 from ..errors import IllegalOptionError, NotationError, SetupError
@@ -229,7 +229,7 @@ class Hall:
             seed = random.randrange(1_000_000)
         try:
             game = Game(level=level, players=players, options=body.get("options") or {},
-                        variant=body.get("variant", VARIANTS[0]))
+                        variant=body.get("variant", "spaghetti-code"))
             state = game.new_state(program, seed)
         except SetupError as exc:
             raise WebError(str(exc)) from None
@@ -303,8 +303,7 @@ class Hall:
             raise WebError("no such game", "not_found", 404)
         settings, text, clocks = row
         state = records.loads(text)
-        game, program, seed, actions = records.parse(json.loads(text))
-        first = game.new_state(program, seed)
+        first, actions = records.start(json.loads(text))
         log = []
         for option in actions:
             log.append((describe(first, option, "en"), describe(first, option, "ja")))
@@ -482,11 +481,7 @@ def replay_frames(data, lang: str) -> dict:
     """Every position of a record (the full view, nothing hidden) with each move in words."""
     if lang not in LANGS:
         lang = "en"
-    game, program, seed, actions = records.parse(data)
-    try:
-        state = game.new_state(program, seed)
-    except SetupError as exc:
-        raise WebError(str(exc)) from None
+    state, actions = records.start(data)
     frames = [{"view": view(state), "text": ""}]
     for i, option in enumerate(actions):
         try:
