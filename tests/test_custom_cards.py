@@ -141,8 +141,8 @@ def errors_of(text):
     # steps and texts that do not fit their primitive
     (card("X", '[{choose = "damage"}]'), "effect[0]: damage needs an amount"),
     (card("X", '[{choose = "add_flag", amount = 0}]', "[1]"), "effect[0]: add_flag takes no amount"),
-    (card("X", '[{choose = "raise", count = 0, amount = 0}]', "[1]"),
-     "effect[0]: raise takes no count"),
+    (card("X", '[{choose = "call", count = 0, amount = 0}]', "[1]"),
+     "effect[0]: call takes no count"),
     (card("X", '[{choose = "swap_card", other = true}]'), "effect[0]: swap_card takes no 'other'"),
     (card("X", '[{do = "reverse", count = 0}]', "[1]"), "effect[0]: a do step takes no count"),
     (card("X", '[{do = "heal_self"}]'), "effect[0]: heal_self needs an amount"),

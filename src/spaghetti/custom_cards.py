@@ -41,19 +41,22 @@ CHOOSE_PRIMITIVES = tuple(CHOOSE_TARGETS)
 #: arrivals that only the Memory option keeps (C11).
 DO_PRIMITIVES = tuple(sorted(DO_ACTIONS - {"recall"}))
 #: Primitives that need an ``amount`` (a parameter index); the others take none.
-NEEDS_AMOUNT = frozenset({"damage", "heal", "raise", "lower", "call"} | DO_AMOUNT)
+NEEDS_AMOUNT = frozenset({"damage", "heal", "raise", "lower", "call", "jump", "float"}
+                         | DO_AMOUNT)
 #: Choose primitives that may take a ``count`` ("up to n" distinct targets, C5); the others
 #: (raise, lower) choose exactly one target.
-TAKES_COUNT = frozenset(CHOOSE_PRIMITIVES) - {"raise", "lower", "call"}
+TAKES_COUNT = frozenset(CHOOSE_PRIMITIVES) - {"call", "jump", "float"}
 #: Choose primitives that may take ``other = true``: a card other than this one, a flag not on
 #: this card, a player other than the actor. (swap_card always chooses another card.)
 TAKES_OTHER = frozenset({"add_flag", "move_flag", "remove_flag", "remove_card", "move_card",
                          "damage", "heal", "reorder"})
 
 CARD_KEYS = ("name", "name_ja", "text", "text_ja", "params", "effect")
-STEP_KEYS = ("choose", "do", "count", "amount", "other", "head", "same_card")
+STEP_KEYS = ("choose", "do", "count", "amount", "other", "head", "same_card", "adjacent",
+             "later")
 #: Choose primitives that take a flag of their own: add_flag "head", remove_flag "same_card".
-FLAGS_OF = {"head": "add_flag", "same_card": "remove_flag"}
+FLAGS_OF = {"head": "add_flag", "same_card": "remove_flag", "adjacent": "remove_card",
+            "later": "add_flag"}
 BUILT_IN = {card.name.lower(): card for card in SPAGHETTI_CODE_CARDS + tuple(EXTRA_CARDS.values())}
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 MAX_NAME, MAX_TEXT, MAX_PARAM, MAX_PARAMS, MAX_STEPS, MAX_CARDS = 20, 300, 99, 9, 12, 50

@@ -32,15 +32,26 @@ CHOOSE_TARGETS = {
     "swap_card": "card",     # this card and the chosen one swap places, each with its queue (C2)
     "reorder": "card",       # the card, then its new queue order one flag at a time (Pasta Logic)
     "call": "card",          # the cursor visits the card and comes back (Subroutine, C16)
+    "charm": "flag",         # another player's flag becomes one of the actor's (Nightmare)
+    "jump": "card",          # the cursor jumps to the card, far enough away (Nightmare's JUMP)
+    "float": "at",           # this card swaps places with the one `amount` places away (FLOAT)
 }
 # Primitives of a Do step. "recall" runs the remembered commands (Memory, C11). damage_self and
 # heal_self change the actor's life by the value of their `amount` parameter.
 # rotate_queues moves the tail flag of every other card to its head (Rotate); damage_others hurts
-# every other player still in (Pasta Logic's "the opponent").
+# every other player still in (Pasta Logic's "the opponent"). The Nightmare notes' cards bring
+# copies (copy_ahead, copy_behind: `amount` cards; copy_next: one, after FLOAT's move),
+# remove_this_card, spawn (flags that arrive when the cursor moves), and damage_here /
+# damage_not_here (players with / without a flag on this card).
 DO_ACTIONS = {"reverse", "remove_running_flag", "reverse_queues", "recall",
-              "damage_self", "heal_self", "rotate_queues", "damage_others"}
+              "damage_self", "heal_self", "rotate_queues", "damage_others",
+              "copy_ahead", "copy_behind", "copy_next", "remove_this_card", "spawn",
+              "damage_here", "damage_not_here"}
 #: Do primitives that read an `amount` parameter.
-DO_AMOUNT = {"damage_self", "heal_self", "damage_others"}
+DO_AMOUNT = {"damage_self", "heal_self", "damage_others", "copy_ahead", "copy_behind", "spawn",
+             "damage_here", "damage_not_here"}
+#: Do primitives that run other cards' commands as if written on this one.
+COPIES = {"copy_ahead", "copy_behind", "copy_next"}
 #: Primitives that change a life upwards: a game with one of them keeps lives in its position
 #: key, since a life can then come back (C9).
 HEALS = {"heal", "heal_self"}
@@ -57,6 +68,8 @@ class Choose:
     ``head``: ``add_flag`` puts the flag at the head instead of the tail (FastPass).
     ``same_card``: ``remove_flag`` takes every flag from the card of the first one (Pasta
     Logic's RemoveFlag: "one card, up to n of its flags").
+    ``adjacent``: ``remove_card`` only the card just before or just after this one (KILL_CARD).
+    ``later``: ``add_flag``'s flag arrives when the cursor next moves (WORM).
     """
 
     action: str
@@ -65,6 +78,8 @@ class Choose:
     other: bool = False
     head: bool = False
     same_card: bool = False
+    adjacent: bool = False
+    later: bool = False
 
     def __post_init__(self) -> None:
         if self.action not in CHOOSE_TARGETS:
@@ -73,6 +88,10 @@ class Choose:
             raise ValueError("only add_flag takes 'head'")
         if self.same_card and self.action != "remove_flag":
             raise ValueError("only remove_flag takes 'same_card'")
+        if self.adjacent and self.action != "remove_card":
+            raise ValueError("only remove_card takes 'adjacent'")
+        if self.later and self.action != "add_flag":
+            raise ValueError("only add_flag takes 'later'")
         if self.other and self.action in ("swap_card", "raise", "lower"):
             raise ValueError(f"{self.action} takes no 'other'")  # (swap_card: always other)
 

@@ -36,6 +36,12 @@ OPTIONS: dict[str, tuple] = {
     # Pasta Logic (SPEC section 4): the deal, and the die that keeps life (C15).
     "setup": ("rulebook", "we-are-programmer", "life-race", "inflation", "catastrophe", "novice"),
     "life_cap": (6, None),
+    # The Nightmare notes (SPEC section 6, C20-): bits placed per player ("auto": 6 with 2
+    # players, 5 with 3, 4 with 4 or 5), starting HP, the HP that wins, the coin flip.
+    "bits": ("auto", 2, 3, 4, 5, 6, 7, 8),
+    "start_hp": (10, 5, 8, 12, 15),
+    "win_hp": (20, 15, 25, 30, None),
+    "coin_flip": (False, True),
 }
 #: Expansions for a number of players only (SPEC section 3).
 _TWO_PLAYERS_ONLY = ("instant_cards", "fair_first")
@@ -144,7 +150,12 @@ class Game:
     @property
     def flags_placed(self) -> int:
         setup = self.setup
-        return setup.flags if setup and setup.flags else self.rules.placed[self.level]
+        if setup and setup.flags:
+            return setup.flags
+        if self.rules.placed_by_players:  # Nightmare: by the number of players, or option
+            bits = self.options["bits"]
+            return self.rules.placed_by_players[self.players] if bits == "auto" else bits
+        return self.rules.placed[self.level]
 
     @property
     def supply(self) -> int:
@@ -153,13 +164,24 @@ class Game:
     @property
     def life(self) -> int:
         setup = self.setup
-        return setup.life if setup and setup.life else self.rules.life
+        if setup and setup.life:
+            return setup.life
+        if "start_hp" in self.rules.options:
+            return self.options["start_hp"]
+        return self.rules.life
+
+    @property
+    def win_life(self) -> int | None:
+        """The life that wins the game at once (Nightmare: "HP 20: win"), or None."""
+        return self.options["win_hp"] if "win_hp" in self.rules.options else None
 
     @property
     def life_cap(self) -> int | None:
         """The highest a life can rise: Pasta Logic keeps life on a die (C15, option
         ``life_cap``, None: no limit); elsewhere the starting life."""
-        return self.options["life_cap"] if "life_cap" in self.rules.options else self.life
+        if "life_cap" in self.rules.options:
+            return self.options["life_cap"]
+        return None if self.rules.free_params else self.life
 
     @property
     def chips(self) -> int:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..errors import IllegalOptionError, NotationError
 from . import notation as N
-from .cards import CardType, Do
+from .cards import COPIES, CardType, Do
 from .game import Game
 
 # Mark bits of a flag code. PENDING: still to get its turn in this visit (C1). MOVED: already moved
@@ -63,7 +63,7 @@ class State:
         "plain", "rp_on", "memory_on", "flip", "trail", "here", "c10_visit", "later", "first_cmd",
         "first", "to_arrange", "deal", "instant", "instant_gone", "opened", "passes", "rot",
         "tokens", "interrupters", "inst_on", "intr_on", "seq_open", "drawn", "calls",
-        "temp_chips", "simple_key",
+        "temp_chips", "simple_key", "arrivals", "jumps", "run_dir", "copied", "free", "win",
     )
 
     def __init__(self, game: Game, cards: list[CardType], instants: list[CardType] = ()):
@@ -127,7 +127,16 @@ class State:
         # The expansions that see every arrival or advance take the expanded visit path.
         self.plain = not (self.rp_on or self.memory_on or self.flip or self.intr_on)
         # Those with state of their own add it to the position key (C9).
-        self.simple_key = self.plain and not (self.inst_on or game.calls)
+        # The Nightmare notes: flags that arrive when the cursor moves (seat, card uid), JUMP's
+        # fixed destinations (JUMP uid, target uid), the direction at "run" (copies read it),
+        # the copy cards already copied in this run (so copies end), free numbers.
+        self.arrivals: tuple = ()
+        self.jumps: tuple = ()
+        self.run_dir = 1
+        self.copied: frozenset = frozenset()
+        self.free = game.rules.free_params
+        self.win = game.win_life
+        self.simple_key = self.plain and not (self.inst_on or game.calls or self.free)
         self.trail: tuple = (None, None)  # C11: the cards of the two arrivals before this one
         self.here: CardType | None = None  # the card of the latest arrival
         self.c10_visit = False  # this visit follows C10 (ReversePriority in the program)
@@ -387,6 +396,8 @@ class State:
                 targets.append(N.DECLARE)
             return tuple(targets)
         if d == D_PLACE:
+            if self.game.rules.stacking:  # Nightmare: any card, one's own flags stacking too
+                return tuple([N.PLACE | i for i in range(len(self.queues))])
             mine = self.to_move << OWNER_SHIFT  # flags carry no marks during placement
             return tuple([N.PLACE | i for i, q in enumerate(self.queues) if mine not in q])
         return self._setup_legal(d)
@@ -416,9 +427,17 @@ class State:
                            if u != this):
                         return True
                     continue
-                elif a == "damage_others":
-                    if vals[step.amount] and any(alive and p != actor
-                                                 for p, alive in enumerate(self.alive)):
+                elif a == "damage_others" or a == "damage_here" or a == "damage_not_here":
+                    if vals[step.amount] and any(self.alive):
+                        return True
+                    continue
+                elif a in COPIES:  # a copied copy card is taken to change something
+                    if any(any(s.action in COPIES for s in k.effect) or self._changes(k, v)
+                           for k, v in self._copies(a, vals, step)):
+                        return True
+                    continue
+                elif a == "spawn":
+                    if self.supply[actor]:
                         return True
                     continue
                 elif step.amount is not None:  # damage_self, heal_self: only their net effect
@@ -432,11 +451,17 @@ class State:
                 if any(q != q[::-1] for q, u in zip(self.queues, self.uids) if u != this):
                     return True
                 continue
-            if step.count is not None and vals[step.count] == 0:
+            if step.count is not None and vals[step.count] <= 0:
                 continue
             if step.amount is not None and vals[step.amount] == 0:
                 continue
             a = step.action
+            if self.free and (a == "raise" or a == "lower"):
+                return any(self.vals)  # numbers change freely (Nightmare)
+            if a == "charm" or a == "jump" or a == "float" or step.adjacent:
+                if self._nightmare_targets(step, vals):
+                    return True
+                continue
             if a == "reorder" or a == "call":  # C4: something to reorder, somewhere to call
                 if self._choice_targets(step, vals):
                     return True
@@ -520,6 +545,8 @@ class State:
                     and (focus == -1 or i == focus) for k, c in enumerate(q) if not c & MOVED]
         if a == "reorder" or a == "call":
             return self._choice_targets(step, self.cmd_vals)
+        if a == "charm" or a == "jump" or a == "float" or step.adjacent:
+            return self._nightmare_targets(step, self.cmd_vals)
         if a == "add_flag" and not self.supply[self.to_move]:
             return []  # an effect does as much as it can (C5): no flag left to add
         if a == "move_card" and len(queues) < 2:
@@ -541,12 +568,13 @@ class State:
                 return []  # this card has left the game: nothing to swap it with
             chosen = self.chosen or ()
             return [N.CARD | i for i, u in enumerate(self.uids) if u != this and u not in chosen]
-        if a == "raise":
+        chosen = self.chosen or ()  # distinct parameters (C5)
+        if a == "raise" or self.free:
             params = [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals)
-                      for j in range(len(vs))]
+                      for j in range(len(vs)) if N.PARAM | i << 8 | j not in chosen]
         else:
             params = [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals)
-                      for j, v in enumerate(vs) if v > 0]
+                      for j, v in enumerate(vs) if v > 0 and N.PARAM | i << 8 | j not in chosen]
         if self.inst_on:
             params += [N.IPARAM | s << 8 | j for s, j, m, v in self._instant_slots()
                        if a == "raise" or v > 0]
@@ -578,6 +606,65 @@ class State:
         waiting = {u for u in self.calls if u.__class__ is int}
         near = {(here + d) % n for d in range(-reach, reach + 1) if d}
         return [N.CARD | i for i in sorted(near) if i != here and self.uids[i] not in waiting]
+
+    def _nightmare_targets(self, step, vals: tuple[int, ...]) -> list[int]:
+        """Targets of the Nightmare notes' choices, also asked by C4 before "run".
+
+        CHARM: a flag of another player (the actor needs a flag in supply to put there).
+        JUMP: a card at least ``amount`` places from the cursor's, counted round the program.
+        FLOAT: the new index of this card, ``amount`` places before or after (it swaps places).
+        KILL_CARD (``adjacent``): the card just before or just after this one."""
+        a = step.action
+        queues = self.queues
+        n = len(queues)
+        actor = self.to_move
+        if a == "charm":
+            if not self.supply[actor]:
+                return []
+            return [N.FLAG | i << 8 | k for i, q in enumerate(queues) for k, c in enumerate(q)
+                    if c >> OWNER_SHIFT != actor]
+        if a == "jump":
+            reach = vals[step.amount]
+            c = self.cursor
+            return [N.CARD | i for i in range(n) if min((i - c) % n, (c - i) % n) >= reach
+                    and i != c]
+        this = self.uids[self.cursor] if self.cmd is None else self.this_uid
+        if this not in self.uids or n < 2:
+            return []
+        here = self.uids.index(this)
+        if a == "float":
+            d = vals[step.amount]
+            return [N.AT | i for i in sorted({(here - d) % n, (here + d) % n}) if i != here]
+        chosen = (self.chosen or ()) if self.cmd is not None else ()
+        return [N.CARD | i for i in sorted({(here - 1) % n, (here + 1) % n})
+                if i != here and self.uids[i] not in chosen]
+
+    def _copies(self, action: str, vals: tuple[int, ...], step) -> list:
+        """The commands a copy step runs, in the order they run, with their current values:
+        MIMIC the cards ahead in the direction at "run", nearest first; ECHO the cards behind,
+        in that direction's order; FLOAT the next card. A copy card copied already in this run
+        does nothing (so copies end)."""
+        this = self.uids[self.cursor] if self.cmd is None else self.this_uid
+        if this not in self.uids:
+            return []
+        n = len(self.queues)
+        here = self.uids.index(this)
+        d = self.direction if self.cmd is None else self.run_dir
+        if action == "copy_next":
+            places = [here + d]
+        elif action == "copy_ahead":
+            places = [here + d * j for j in range(1, vals[step.amount] + 1)]
+        else:
+            places = [here - d * j for j in range(vals[step.amount], 0, -1)]
+        commands = []
+        for place in places:
+            i = place % n
+            kind = self.kinds[i]
+            if i == here or (self.uids[i] in self.copied
+                             and any(s.action in COPIES for s in kind.effect)):
+                continue
+            commands.append((kind, self.vals[i]))
+        return commands
 
     def _below_cap(self, life: int) -> bool:
         """Can a heal raise this life (C15, B1)?"""
@@ -802,6 +889,8 @@ class State:
                 return
             # No pending flag left: the visit ends and the cursor advances to the next card
             # with flags (an empty card is visited and left at once).
+            if self.arrivals:  # flags on their way arrive as the cursor moves
+                self._land()
             n = len(queues)
             step = self.direction
             temp = self.temp_chips
@@ -846,6 +935,8 @@ class State:
             if empty > len(queues):
                 raise AssertionError("no flag on any card, yet the game is not over")
             self._leave(c)
+            if self.arrivals:
+                self._land()
             self.cursor = (c + self.direction) % len(queues)
             if self.intr_on and self._offer_interrupts():
                 return  # the visit starts once the interrupts are answered
@@ -904,6 +995,8 @@ class State:
         self.this_uid = self.uids[c]
         self.removed_queue = None
         self.first_cmd = True
+        self.run_dir = self.direction  # copies read the direction of the start (Nightmare)
+        self.copied = frozenset((self.this_uid,))
         card = self.kinds[c]
         if card.recalls:  # C11: the remembered commands, older first, as printed
             commands = self._remembered()
@@ -937,7 +1030,9 @@ class State:
                 self._do(step.action)
                 continue
             count = 1 if step.count is None else vals[step.count]
-            if count == 0 or (step.amount is not None and vals[step.amount] == 0):
+            if count <= 0 or (step.amount is not None and vals[step.amount] == 0):
+                continue
+            if step.action == "jump" and self._locked_jump():
                 continue
             self.count_left = count
             self.chosen = 0 if step.action == "damage" else frozenset()
@@ -968,6 +1063,8 @@ class State:
             if a == "reorder":
                 if not self._reorder_next(*pos):
                     return  # more flags of this card to put in order
+            elif a == "charm":
+                self._charm(*pos)
             else:
                 if step.same_card and not self.chosen:
                     self.chosen = frozenset((self.uids[pos[0]],))
@@ -987,18 +1084,26 @@ class State:
                 return  # its flags follow, one place at a time
             self.chosen = self.chosen | {uid}
             if a == "add_flag":
-                self._add_flag(arg, self.to_move, step.head)
+                if step.later:
+                    self._add_later(arg, self.to_move)
+                else:
+                    self._add_flag(arg, self.to_move, step.head)
             elif a == "call":
                 self._call(arg)
+            elif a == "jump":
+                self._jump(arg)
             elif a == "swap_card":
                 self._swap_card(arg)
             else:
                 self._remove_card(arg)
         elif kind == N.AT:
-            uid = self.selected
-            self._move_card(self.uids.index(uid), arg)
-            self.chosen = self.chosen | {uid}
-            self.selected = None
+            if a == "float":  # FLOAT: this card swaps places with the one at that index
+                self._swap_card(arg)
+            else:
+                uid = self.selected
+                self._move_card(self.uids.index(uid), arg)
+                self.chosen = self.chosen | {uid}
+                self.selected = None
         elif kind == N.PLAYER:
             if a == "heal":
                 self.chosen = (self.chosen or 0) | 1 << arg  # players chosen, as for damage
@@ -1008,6 +1113,7 @@ class State:
                 self._damage(arg, self.cmd_vals[step.amount])
         elif kind == N.PARAM:
             card, index = arg >> 8, arg & 0xFF
+            self.chosen = self.chosen | {action}
             amount = self.cmd_vals[step.amount]
             self._change_param(card, index, amount if a == "raise" else -amount)
         elif kind == N.ICARD:  # C12: RemoveCommand discards an unused instant card unrevealed
@@ -1076,6 +1182,64 @@ class State:
             self.mods[c] = (0,) * len(self.mods[c])
             self.vals[c] = self.kinds[c].params
             self._sig = None
+
+    def _charm(self, card: int, k: int) -> None:
+        """CHARM: another player's flag becomes the actor's: it goes back to its owner's supply
+        and one from the actor's supply takes its place, with its marks (N3)."""
+        q = self.queues[card]
+        owner, actor = q[k] >> OWNER_SHIFT, self.to_move
+        self.supply[owner] += 1
+        self.on_board[owner] -= 1
+        self.supply[actor] -= 1
+        self.on_board[actor] += 1
+        self.queues[card] = q[:k] + (actor << OWNER_SHIFT | q[k] & 7,) + q[k + 1:]
+        self._progress()
+
+    def _add_later(self, card: int, seat: int) -> None:
+        """WORM, SPAWN: a flag from the seat's supply that joins the card's tail when the cursor
+        next moves (the notes: so copies cannot breed flags without end)."""
+        self.supply[seat] -= 1
+        self.arrivals += ((seat, self.uids[card]),)
+        self._progress()
+
+    def _land(self) -> None:
+        """The cursor moves: the flags on their way arrive, each at its card's tail, in the order
+        they were sent; one whose card has gone back to its owner's supply (N4)."""
+        for seat, uid in self.arrivals:
+            if uid in self.uids:
+                i = self.uids.index(uid)
+                self.queues[i] += (seat << OWNER_SHIFT,)
+                self.on_board[seat] += 1
+            else:
+                self.supply[seat] += 1
+        self.arrivals = ()
+
+    def _locked_jump(self) -> bool:
+        """JUMP run from its own card with its destination fixed: the cursor jumps there without
+        a choice (copies of JUMP are never fixed, N6). True if it did."""
+        this = self.this_uid
+        if not self.first_cmd or this not in self.uids or \
+                self.kinds[self.uids.index(this)] is not self.cmd:
+            return False
+        target = dict(self.jumps).get(this)
+        if target is None or target not in self.uids:
+            return False
+        self._jump(self.uids.index(target))
+        return True
+
+    def _jump(self, i: int) -> None:
+        """The cursor jumps to card i: the visit of its card ends, the flags on their way
+        arrive, and card i is visited afresh when the command is over (N6)."""
+        c = self.cursor
+        self.queues[c] = tuple([code & ~PENDING for code in self.queues[c]])
+        this = self.this_uid
+        if self.first_cmd and this in self.uids and self.kinds[self.uids.index(this)] is self.cmd:
+            self.jumps = tuple((j, t) for j, t in self.jumps if j != this) + \
+                ((this, self.uids[i]),)  # the destination is fixed from now on
+        self._land()
+        self.cursor = i
+        self.rearrive = True
+        self._sig = None
 
     def _end_command(self) -> None:
         if self.later:  # Memory: the next remembered command, with targets of its own
@@ -1173,6 +1337,7 @@ class State:
         life = self.lives[seat]
         cap = self.game.life_cap
         self.lives[seat] = life + amount if cap is None else max(life, min(life + amount, cap))
+        self.progressed = True  # a life may reach the height that wins, or fall (Nightmare)
         self._sig = None  # lives are in the key of a game that heals (C9)
 
     def _take_card(self, i: int):
@@ -1254,6 +1419,31 @@ class State:
             for p, alive in enumerate(self.alive):
                 if alive and p != self.to_move:
                     self._damage(p, amount)
+        elif action in COPIES:  # run the copied commands as if written on this card, next
+            step = self.cmd.effect[self.step_i]
+            commands = self._copies(action, self.cmd_vals, step)
+            self.copied |= {self.uids[self.kinds.index(k)] for k, _ in commands
+                            if any(s.action in COPIES for s in k.effect)}
+            self.later = tuple(commands) + self.later
+        elif action == "remove_this_card":
+            if self.this_uid in self.uids:
+                self._remove_card(self.uids.index(self.this_uid))
+        elif action == "spawn":  # this card and every card holding enough flags
+            threshold = self.cmd_vals[self.cmd.effect[self.step_i].amount]
+            this = self.this_uid
+            for i, (q, uid) in enumerate(zip(self.queues, self.uids)):
+                if uid == this or len(q) >= threshold:
+                    if not self.supply[self.to_move]:
+                        break
+                    self._add_later(i, self.to_move)
+        elif action == "damage_here" or action == "damage_not_here":
+            amount = self.cmd_vals[self.cmd.effect[self.step_i].amount]
+            here = self.queues[self.uids.index(self.this_uid)] if self.this_uid in self.uids \
+                else ()
+            owners = {c >> OWNER_SHIFT for c in here}
+            for p, alive in enumerate(self.alive):
+                if alive and (p in owners) == (action == "damage_here"):
+                    self._damage(p, amount)
         elif action == "rotate_queues":  # Rotate: every card but this one, tail to head
             this = self.this_uid
             for i, uid in enumerate(self.uids):
@@ -1286,6 +1476,8 @@ class State:
     def _shift(self, printed: int, m: int, delta: int) -> int:
         """The net chips ``m`` on a parameter printed ``printed`` after raising it by ``delta``
         (lowering if negative), chip by chip within the shared chip supply (SPEC 2.5)."""
+        if self.free:  # Nightmare: no chips, and numbers may go below zero
+            return m + delta
         chips = self.chips
         if delta > 0:
             for _ in range(delta):
@@ -1319,7 +1511,7 @@ class State:
             if in_game and (lives[p] <= 0 or not on_board[p]):
                 break
         else:
-            return False
+            return self.win is not None and self._height_win()
         out = {p for p in range(self.players) if alive[p] and (lives[p] <= 0 or not on_board[p])}
         before = [p for p in range(self.players) if alive[p]]
         for p in out:
@@ -1337,7 +1529,20 @@ class State:
         elif not left:  # C8, or a draw where the game has no head-flag rule (C18)
             winner = None if self.game.rules.draws else self._everyone_out_winner(before)
             self._finish(winner, "elimination")
+        elif self.win is not None:
+            return self._height_win()
         return self.phase == OVER
+
+    def _height_win(self) -> bool:
+        """The Nightmare notes' "HP 20: win": a player still in whose life has reached it wins
+        at once; if several do, the actor, or else the first of them after the actor in seat
+        order (N7)."""
+        high = [p for p in range(self.players) if self.alive[p] and self.lives[p] >= self.win]
+        if not high:
+            return False
+        actor = self.to_move if self.to_move is not None else 0
+        self._finish(min(high, key=lambda p: (p - actor) % self.players), "height")
+        return True
 
     def _everyone_out_winner(self, before: list[int]) -> int:
         """C8: after RemoveCommand the head (or tail) flag's owner of the removed card wins;
@@ -1454,6 +1659,10 @@ class State:
             key += (self.tokens,)
         if self.calls:
             key += (tuple(self.uids.index(u) if u.__class__ is int else u for u in self.calls),)
+        if self.free:  # Nightmare: flags on their way, fixed JUMP destinations
+            index = {u: i for i, u in enumerate(self.uids)}
+            key += (tuple((s, index.get(u)) for s, u in self.arrivals),
+                    tuple(sorted((index.get(j), index.get(t)) for j, t in self.jumps)))
         return key
 
     def _target_context(self) -> tuple:

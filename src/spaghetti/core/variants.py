@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import monsters, pasta
+from . import monsters, nightmare, pasta
 from .cards import EXTRA_CARDS, INSTANT_CARDS, SPAGHETTI_CODE_CARDS, CardType
 
 #: The options of Spaghetti Code and its expansions (SPEC sections 2 and 3).
@@ -57,6 +57,12 @@ class Variant:
     setups: dict[str, Setup] = field(default_factory=dict)
     temporary_chips: bool = False  # C17: chips leave a card when the cursor does
     draws: bool = False  # C18: everyone out at once is a draw (no head-flag rule)
+    # The Nightmare notes: flags per player by the number of players, flags may stack at
+    # placement, numbers change freely (no chips, below zero too), and a life reaching a
+    # height wins (options "bits", "start_hp", "win_hp").
+    placed_by_players: dict[int, int] = field(default_factory=dict)
+    stacking: bool = False
+    free_params: bool = False
 
     @property
     def levels(self) -> tuple[int, ...]:
@@ -101,6 +107,12 @@ PASTA_LOGIC = Variant(
                         shuffled=False, life=3, flags=3),
     })
 
+NIGHTMARE = Variant(
+    "nightmare", "Nightmare", "ナイトメア", cards=nightmare.NIGHTMARE_CARDS, placed={1: 6},
+    life=10, chips=0, chips_from_level=1, vocabulary="nightmare",
+    options=("placement_order", "stalemate", "bits", "start_hp", "win_hp", "coin_flip"),
+    placed_by_players={2: 6, 3: 5, 4: 4, 5: 4}, stacking=True, free_params=True)
+
 #: Every variant by its record name.
 VARIANTS: dict[str, Variant] = {v.name: v for v in (SPAGHETTI_CODE, SPAGHETTI_MONSTERS,
-                                                     PASTA_LOGIC)}
+                                                     PASTA_LOGIC, NIGHTMARE)}
