@@ -78,6 +78,12 @@ _STRINGS: dict[str, tuple[str, str]] = {
                       "{p}が{card}を実行中: プレイヤーを選ぶ。"),
     "decide.param": ("{p} is running {card}: choose a parameter.",
                      "{p}が{card}を実行中: パラメータを選ぶ。"),
+    "decide.coin": ("The coin is flipped: head, the queue is walked from the head; tail, from "
+                    "the tail.", "コイントス: 表なら列の先頭から、裏なら末尾から実行する。"),
+    "opt.coin_head": ("from the head", "先頭から"),
+    "opt.coin_tail": ("from the tail", "末尾から"),
+    "won.height": ("{p} wins: their life reached the height that wins.",
+                   "{p}の勝ち: ライフが勝利の値に達しました。"),
     "decide.arrange": ("{p} (A) lays out the program: choose the next card.",
                        "{p}（A）がプログラムを並べる: 次のカードを選ぶ。"),
     "decide.seat": ("{p} (B) chooses to play first or second.",
@@ -210,7 +216,27 @@ _MONSTER_STRINGS: dict[str, tuple[str, str]] = {
     "opt.param": ("{card}: number {i} (now {v})", "{card}: 数値{i}（現在{v}）"),
     "nonempty_program": ("(no islands left)", "(島がありません)"),
 }
-_VOCABULARIES = {"code": {}, "monsters": _MONSTER_STRINGS}
+# The Nightmare notes: flags are bits, the cursor is the PC, life is HP.
+_NIGHTMARE_STRINGS: dict[str, tuple[str, str]] = {
+    "head_note": ("bits head first  ·  < has the turn  ·  * yet to act in this visit",
+                  "ビットは先頭から  ·  < 手番のビット  ·  * この訪問でまだ手番が来る"),
+    "col.life": ("HP", "HP"),
+    "decide.place": ("{p}: place a bit on any card ({n} left to place).",
+                     "{p}: 任意のカードにビットを置く(残り{n}個)。"),
+    "decide.turn": ("{p}'s bit has the turn on {card}: run it or pass.",
+                    "{p}のビットの手番です（{card}）: 実行するかパスするか。"),
+    "decide.flag": ("{p} is running {card}: choose a bit.", "{p}が{card}を実行中: ビットを選ぶ。"),
+    "decide.to": ("{p} is running {card}: choose where the bit goes.",
+                  "{p}が{card}を実行中: ビットの移動先を選ぶ。"),
+    "decide.at": ("{p} is running {card}: choose the card's new place.",
+                  "{p}が{card}を実行中: カードの新しい位置を選ぶ。"),
+    "decide.param": ("{p} is running {card}: choose an Arabic numeral.",
+                     "{p}が{card}を実行中: アラビア数字を選ぶ。"),
+    "opt.flag": ("{owner}'s bit on {card}", "{card}の{owner}のビット"),
+    "opt.flag_head": ("{owner}'s bit on {card} (head)", "{card}の{owner}のビット（先頭）"),
+    "opt.player": ("{player} (HP {life})", "{player}（HP {life}）"),
+}
+_VOCABULARIES = {"code": {}, "monsters": _MONSTER_STRINGS, "nightmare": _NIGHTMARE_STRINGS}
 
 
 class Lang(str):
@@ -306,6 +332,8 @@ def option_label(state: State, option: str, lang: str = "en") -> str:
         c, i = N.pair(action)
         return t("opt.param", lang, card=_q(card_name(state, c, lang), lang), i=i,
                  v=state.vals[c][i])
+    if kind == N.COIN:
+        return t("opt.coin_head" if N.argument(action) == 0 else "opt.coin_tail", lang)
     if kind == N.INTERRUPT:
         return t("opt.interrupt", lang, card=_q(card_name(state, N.argument(action), lang), lang))
     if kind == N.TAKE:
@@ -376,6 +404,8 @@ _EN = {
     "wins": " {who} wins ({how}).",
     "how.elimination": "elimination",
     "how.stalemate": "stalemate",
+    "how.height": "life reached the height that wins",
+    "coin": "The coin says {side}: this visit walks the queue from the {side}.",
     "join": "; ",
 }
 _JA = {
@@ -423,6 +453,8 @@ _JA = {
     "wins": "{who}の勝ち（{how}）。",
     "how.elimination": "全員脱落",
     "how.stalemate": "膠着状態",
+    "how.height": "ライフが勝利の値に到達",
+    "coin": "コイントス: この訪問は列の{side}から実行する。",
     "join": "、",
 }
 
@@ -471,11 +503,41 @@ _MONSTER_JA = {
 }
 
 
+_NIGHTMARE_EN = {
+    "place": "{p} placed a bit on {card}.",
+    "move_flag": "moved {owner}'s bit from {src} to {dst}",
+    "pick_flag": "{p} picked {owner}'s bit on {src} to move.",
+    "remove_flag": "removed {owner}'s bit from {src}",
+    "add_flag": "sent a bit to {dst}",
+    "remove_card": "removed {dst} and its {n} bit(s)",
+    "reverse": "the PC now runs {dir}",
+    "bomb_flag": "the bit that ran it left the game",
+    "charm": "{owner}'s bit on {src} became {p}'s",
+    "jump": "the PC jumps to {dst}",
+    "float": "{src} moved to place {n}",
+}
+_NIGHTMARE_JA = {
+    "place": "{p}が{card}にビットを置いた。",
+    "move_flag": "{owner}のビットを{src}から{dst}へ移動した",
+    "pick_flag": "{p}が{src}の{owner}のビットを移動するために選んだ。",
+    "remove_flag": "{src}の{owner}のビットを取り除いた",
+    "add_flag": "{dst}へビットを送った",
+    "remove_card": "{dst}をビット{n}個ごと取り除いた",
+    "reverse": "PCの向きが{dir}になった",
+    "bomb_flag": "起動したビットはゲームから取り除かれた",
+    "charm": "{src}の{owner}のビットが{p}の色になった",
+    "jump": "PCが{dst}へジャンプした",
+    "float": "{src}が位置{n}へ移動した",
+}
+_EXTRA_WORDS = {"monsters": (_MONSTER_EN, _MONSTER_JA), "nightmare": (_NIGHTMARE_EN, _NIGHTMARE_JA)}
+
+
 def _words(lang: str) -> dict:
     """The sentence templates of :func:`describe` for a language and its vocabulary."""
     base = _JA if lang == "ja" else _EN
-    if getattr(lang, "vocabulary", "code") == "monsters":
-        return {**base, **(_MONSTER_JA if lang == "ja" else _MONSTER_EN)}
+    extra = _EXTRA_WORDS.get(getattr(lang, "vocabulary", "code"))
+    if extra:
+        return {**base, **(extra[1] if lang == "ja" else extra[0])}
     return base
 
 
@@ -520,6 +582,9 @@ def describe(before: State, option: str, lang: str = "en") -> str:
     what: list[str] = []
     if kind == N.PLACE:
         text = w["place"].format(p=p, card=cname(before, N.argument(action)))
+    elif kind == N.COIN:
+        side = ("head", "tail") if lang != "ja" else ("先頭", "末尾")
+        text = w["coin"].format(side=side[N.argument(action)])
     elif kind == N.ARRANGE:
         text = w["arrange"].format(p=p, card=cname(after, len(before.kinds)),
                                    n=len(before.kinds))

@@ -7,6 +7,7 @@ seats swapped, so neither side gains from placing first or from a lucky deal.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -106,7 +107,10 @@ def play_game(state: State, players: list, max_moves: int = 100_000) -> State:
     for _ in range(max_moves):
         if state.is_over:
             return state
-        state.apply(players[state.to_move].choose(state))
+        if state.is_chance:  # the coin flip: drawn, the same for both sides of a pairing
+            state.apply(state.sample_chance(random.Random(len(state.history))))
+        else:
+            state.apply(players[state.to_move].choose(state))
     raise RuntimeError(f"the game did not end within {max_moves} moves")
 
 

@@ -17,6 +17,8 @@ class ActionPlayer:
         legal = state.legal_actions()
         if not legal:
             raise ValueError("the game is over: there is nothing to choose")
+        if state.is_chance:  # not a choice: chance draws it
+            return N.parse(state.sample_chance(self.rng))
         if len(legal) == 1:
             return legal[0]  # a forced move needs no thought
         if state.hidden:  # never peek: think in a world consistent with what this seat knows

@@ -117,6 +117,15 @@ class MCTSPlayer(ActionPlayer):
         log, sqrt, c = math.log, math.sqrt, self.c
         # Selection: down the tree while every option of the node has been tried.
         while not state.is_over:
+            if state.is_chance:  # a chance node: its outcome is drawn, not chosen
+                action = N.parse(state.sample_chance(self.rng))
+                child = node.children.get(action)
+                if child is None:
+                    child = node.children[action] = Node(None)
+                node = child
+                state.apply_action(action)
+                path.append(node)
+                continue
             if hidden:  # the options depend on the world: only those legal in this one
                 legal = state.legal_actions()
                 node.untried = [a for a in legal if a not in node.children]

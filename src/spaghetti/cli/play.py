@@ -7,6 +7,7 @@ played by themselves; every move goes into the record.
 
 from __future__ import annotations
 
+import random
 import sys
 from contextlib import nullcontext
 from collections.abc import Callable, Sequence
@@ -41,6 +42,7 @@ class Session:
         self.console = console or Console()
         self.save_path = save_path
         self.seed = seed
+        self.chance = random.Random(seed)  # draws the coin flips of the Nightmare notes
         self.hint_iterations = hint_iterations
         self.read_line = read_line or self.console.input
         self.clear = self.console.is_terminal if clear is None else clear
@@ -160,6 +162,9 @@ class Session:
         """Computer seats and forced moves play by themselves."""
         state = self.state
         while not state.is_over:
+            if state.is_chance:  # the coin flip is nobody's choice
+                self.play_option(state.sample_chance(self.chance), FORCED)
+                continue
             player = self.players[state.to_move]
             if player is not None:
                 with self._busy(t("thinking", self.lang, p=colour(state.to_move, self.lang))):

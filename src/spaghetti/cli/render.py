@@ -153,6 +153,8 @@ def decision_line(state: State, lang: str) -> Text:
     """Whose turn it is and what is being decided."""
     if state.is_over:
         return result_line(state, lang)
+    if state.is_chance:
+        return Text("▶ " + t("decide.coin", lang), style="bold")
     seat = state.to_move
     p = colour(seat, lang)
     deciding = state.deciding

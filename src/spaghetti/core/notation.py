@@ -33,6 +33,7 @@ ARRANGE = 10 << _SHIFT
 SEAT = 11 << _SHIFT
 ICARD = 12 << _SHIFT   # card iS: seat S's unused instant card (RemoveCommand, C12)
 IPARAM = 13 << _SHIFT  # param iS.I: a parameter of seat S's unused instant card (C12)
+COIN = 14 << _SHIFT  # coin head / coin tail: the chance of the Nightmare notes' coin flip
 KIND_MASK = ~((1 << _SHIFT) - 1)
 
 _BARE = {PASS: "pass", RUN: "run", DONE: "done", DECLARE: "declare", INSTANT: "instant"}
@@ -43,6 +44,7 @@ _ONE_ARG_BY_WORD = {word: kind for kind, word in _ONE_ARG.items()}
 _TWO_ARGS = {FLAG: "flag", PARAM: "param"}
 _TWO_ARGS_BY_WORD = {word: kind for kind, word in _TWO_ARGS.items()}
 _SEATS = ("first", "second")
+_COIN = ("head", "tail")
 _MAX_INDEX = 255
 
 # Card names for ``arrange NAME``: every card declaration registers its name here when it is made
@@ -109,6 +111,8 @@ def to_string(action: int) -> str:
         return f"arrange {_CARD_NAMES[arg]}"
     if k == SEAT and arg < 2:
         return f"seat {_SEATS[arg]}"
+    if k == COIN and arg < 2:
+        return f"coin {_COIN[arg]}"
     if k == ICARD:
         return f"card i{arg}"
     if k == IPARAM:
@@ -137,6 +141,8 @@ def parse(option: str) -> int:
         return arrange(" ".join(option.split()[1:]))
     if head == "seat" and len(args) == 1 and args[0] in _SEATS:
         return SEAT | _SEATS.index(args[0])
+    if head == "coin" and len(args) == 1 and args[0] in _COIN:
+        return COIN | _COIN.index(args[0])
     if head in ("card", "param") and len(args) == 1 and args[0].startswith("i"):
         # An instant card (C12): card iS, param iS.I.
         if head == "card":
@@ -154,4 +160,4 @@ def parse(option: str) -> int:
     raise NotationError(
         f"{option!r} is not an option; options look like: pass, run, done, declare, place N, "
         "card N, flag N.K, to N, at N, player S, param N.I, instant, take N, interrupt N, "
-        "arrange NAME, seat first, seat second, card iS, param iS.I")
+        "arrange NAME, seat first, seat second, card iS, param iS.I, coin head, coin tail")

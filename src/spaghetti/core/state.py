@@ -41,8 +41,12 @@ SETUP, PLACEMENT, EXECUTION, OVER = "setup", "placement", "execution", "over"
 # an eliminated player's interrupt.
 D_PLACE, D_TURN, D_TARGET, D_OVER = 0, 1, 2, 3
 D_ARRANGE, D_SEAT, D_TAKE, D_OPEN, D_INTERRUPT = 4, 5, 6, 7, 8
+# A chance event, not a player's choice: the Nightmare notes' coin flip for a visit's order.
+D_COIN = 9
 _DECIDING = {D_PLACE: "place", D_TURN: "turn", D_OVER: "over", D_ARRANGE: "arrange",
-             D_SEAT: "seat", D_TAKE: "take", D_OPEN: "open", D_INTERRUPT: "interrupt"}
+             D_SEAT: "seat", D_TAKE: "take", D_OPEN: "open", D_INTERRUPT: "interrupt",
+             D_COIN: "coin"}
+_COIN_OUTCOMES = (N.COIN | 0, N.COIN | 1)
 
 _PASS, _RUN = N.PASS, N.RUN
 _WITH_PENDING = PENDING.__or__
@@ -64,6 +68,7 @@ class State:
         "first", "to_arrange", "deal", "instant", "instant_gone", "opened", "passes", "rot",
         "tokens", "interrupters", "inst_on", "intr_on", "seq_open", "drawn", "calls",
         "temp_chips", "simple_key", "arrivals", "jumps", "run_dir", "copied", "free", "win",
+        "coin_on", "coin_due", "tail_first",
     )
 
     def __init__(self, game: Game, cards: list[CardType], instants: list[CardType] = ()):
@@ -125,7 +130,13 @@ class State:
         self.calls: tuple = ()  # the cards whose visits wait for a call to end: uid, or
         #                         ("gone", index) for one removed meanwhile (C19)
         # The expansions that see every arrival or advance take the expanded visit path.
-        self.plain = not (self.rp_on or self.memory_on or self.flip or self.intr_on)
+        # The Nightmare notes' coin flip: at each visit of a card with two flags or more, a
+        # chance event decides whether the queue is walked from the head or from the tail.
+        self.coin_on = options["coin_flip"]
+        self.coin_due = False
+        self.tail_first = False
+        self.plain = not (self.rp_on or self.memory_on or self.flip or self.intr_on
+                          or self.coin_on)
         # Those with state of their own add it to the position key (C9).
         # The Nightmare notes: flags that arrive when the cursor moves (seat, card uid), JUMP's
         # fixed destinations (JUMP uid, target uid), the direction at "run" (copies read it),
@@ -227,6 +238,10 @@ class State:
                 self._end_stalemate()
                 return
             self._interrupt(action)
+        elif d == D_COIN:
+            self.coin_due = False
+            self.tail_first = action == N.COIN | 1
+            self._next_turn()
         else:
             self._setup_action(d, action)
         self._reached()
@@ -241,6 +256,29 @@ class State:
             setattr(new, name, list(getattr(self, name)))
         new.seen = set(self.seen)
         return new
+
+    @property
+    def is_chance(self) -> bool:
+        """Is the current decision a chance event (the coin flip), not a player's choice?"""
+        return self.decision == D_COIN
+
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        """At a chance event, each outcome in notation with its probability; else empty."""
+        if self.decision != D_COIN:
+            return []
+        return [(N.to_string(a), 0.5) for a in _COIN_OUTCOMES]
+
+    def sample_chance(self, rng) -> str:
+        """An outcome of the current chance event, drawn with ``rng`` by its probability."""
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise ValueError("no chance event to draw for")
+        r = rng.random()
+        for option, p in outcomes:
+            r -= p
+            if r < 0:
+                return option
+        return outcomes[-1][0]
 
     @property
     def hidden(self) -> bool:
@@ -742,6 +780,8 @@ class State:
         if d == D_INTERRUPT:
             options = (_PASS,) + tuple(N.INTERRUPT | i for i in range(len(self.queues)))
             return options + (N.DECLARE,) if self.repeated else options
+        if d == D_COIN:
+            return _COIN_OUTCOMES
         if d == D_ARRANGE:
             return tuple(dict.fromkeys(N.arrange(card.name) for card in self.to_arrange))
         if d == D_SEAT:
@@ -856,6 +896,9 @@ class State:
                 self.here = self.kinds[c]
             self.c10_visit = self.rp_on and self.game.rules.reverse_priority in self.kinds
         q = self.queues[c]
+        if self.coin_on:  # a new visit: its order is yet to be flipped for, if it matters
+            self.tail_first = False
+            self.coin_due = len(q) > 1
         if not q:
             return
         if self.c10_visit:
@@ -867,7 +910,7 @@ class State:
     def _walks_backwards(self) -> bool:
         """Option reverse_flips_priority: while the direction is -1, queues are walked from the
         tail (SPEC section 3)."""
-        return self.flip and self.direction < 0
+        return self.flip and self.direction < 0 or self.tail_first
 
     def _next_turn(self) -> None:
         """Give the turn to the next pending flag, advancing the cursor as visits end."""
@@ -923,6 +966,10 @@ class State:
         while True:
             c = self.cursor
             q = queues[c]
+            if self.coin_due:  # chance decides the order of this visit first
+                self.decision = D_COIN
+                self.to_move = None
+                return
             order = range(len(q) - 1, -1, -1) if self._walks_backwards() else range(len(q))
             for k in order:
                 if q[k] & PENDING:
@@ -1659,6 +1706,8 @@ class State:
             key += (self.tokens,)
         if self.calls:
             key += (tuple(self.uids.index(u) if u.__class__ is int else u for u in self.calls),)
+        if self.coin_on:
+            key += (self.tail_first,)
         if self.free:  # Nightmare: flags on their way, fixed JUMP destinations
             index = {u: i for i, u in enumerate(self.uids)}
             key += (tuple((s, index.get(u)) for s, u in self.arrivals),

@@ -108,6 +108,8 @@ class Table:
             if s.winner is None:
                 return t("draw", lang)
             return t(f"won.{s.reason}", lang, p=colour(s.winner, lang))
+        if s.is_chance:
+            return t("decide.coin", lang)
         p = colour(s.to_move, lang)
         d = s.deciding
         if d == "place":
@@ -388,7 +390,7 @@ class Hall:
             return  # not serving yet: the first connection or request will kick it
         mover = state.to_move
         forced = table.settings.get("autoplay", True) and len(state.legal_actions()) == 1
-        if table.kind(mover) == COMPUTER or forced:
+        if state.is_chance or table.kind(mover) == COMPUTER or forced:
             table.busy = True
             task = loop.create_task(self._autoplay(table))
             self.tasks.add(task)
@@ -425,7 +427,9 @@ class Hall:
             if self.autoplay_delay:
                 await asyncio.sleep(self.autoplay_delay)
             legal = state.legal()
-            if len(legal) == 1 and (table.settings.get("autoplay", True)
+            if state.is_chance:  # the coin flip: the server draws it
+                option = state.sample_chance(random.SystemRandom())
+            elif len(legal) == 1 and (table.settings.get("autoplay", True)
                                     or table.kind(mover) == COMPUTER):
                 option = legal[0]
             else:
