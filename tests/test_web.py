@@ -360,3 +360,23 @@ def test_after_a_restart_a_computer_to_move_plays_on(tmp_path):
             while msg["view"]["moves"] < 2:
                 msg = next_state(ws)
             assert msg["view"]["to_move"] == 0 and msg["view"]["legal"]
+
+
+def test_without_worker_processes_the_computer_still_plays(tmp_path):
+    class NoProcesses:
+        def submit(self, *args, **kwargs):
+            raise RuntimeError("processes cannot be started here")
+
+        def shutdown(self, *args, **kwargs):
+            pass
+
+    app = create_app(str(tmp_path / "games.db"), autoplay_delay=0)
+    with TestClient(app) as client:
+        app.state.hall.executor = NoProcesses()
+        game = create(client, seats=[{"kind": "computer", "difficulty": "easy"},
+                                     {"kind": "human"}], seed=3)
+        with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+            msg = next_state(ws)
+            while msg["view"]["moves"] == 0:
+                msg = next_state(ws)
+        assert msg["view"]["moves"] >= 1 and app.state.hall.executor is None

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import multiprocessing
 import os
 import random
@@ -36,6 +37,8 @@ from ..core.view import OBSERVER, view
 from ..errors import IllegalOptionError, NotationError, SetupError
 from ..i18n import LANGS, colour, describe, option_label, t
 from .store import Store
+
+log = logging.getLogger("spaghetti.web")
 
 HUMAN, COMPUTER = "human", "computer"
 #: Above this many seconds a clock is refused (a day is plenty for a correspondence game).
@@ -196,13 +199,24 @@ class Hall:
                                    mp_context=multiprocessing.get_context("spawn"))
 
     async def _in_worker(self, fn, *args):
-        """Run ``fn(*args)`` in a worker process (again in a fresh pool if a worker died)."""
+        """Run ``fn(*args)`` in a worker process: again in a fresh pool if a worker died, and in
+        a thread if processes cannot be started at all (then the server is slower while a
+        computer thinks, but the game goes on)."""
         loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self.executor, fn, *args)
-        except BrokenProcessPool:
-            self.executor = self._pool()
-            return await loop.run_in_executor(self.executor, fn, *args)
+        if self.executor is not None:
+            try:
+                return await loop.run_in_executor(self.executor, fn, *args)
+            except BrokenProcessPool:
+                try:
+                    self.executor = self._pool()
+                    return await loop.run_in_executor(self.executor, fn, *args)
+                except (BrokenProcessPool, OSError, RuntimeError) as exc:
+                    log.warning("computer players think in a thread: no worker process (%s)", exc)
+                    self.executor = None
+            except (OSError, RuntimeError) as exc:
+                log.warning("computer players think in a thread: no worker process (%s)", exc)
+                self.executor = None
+        return await loop.run_in_executor(None, fn, *args)
 
     # ------------------------------------------------------------------ create
 
@@ -420,31 +434,43 @@ class Hall:
         """Play the computer's (or a forced) move, thinking in a worker process."""
         played = False
         try:
-            state = table.state
-            moves = len(state.history)
-            mover = state.to_move
-            if self.autoplay_delay:
-                await asyncio.sleep(self.autoplay_delay)
-            legal = state.legal()
-            if len(legal) == 1 and (table.settings.get("autoplay", True)
-                                    or table.kind(mover) == COMPUTER):
-                option = legal[0]
-            else:
-                level = table.seats[mover].get("difficulty", "easy")
-                seed = random.randrange(1 << 30)
-                if level == "random":  # no thinking to speak of: no need for a worker
-                    option = make_player(level, seed).choose(state.copy())
-                else:
-                    await table.broadcast()  # show "thinking"
-                    option = await self._in_worker(think, records.dumps(state), level, seed)
-            played = len(state.history) == moves and not state.is_over
-            if played:  # else someone played first (a forced move the player sent himself)
+            option = await self._choose(table)
+            if option is not None:
                 self.commit(table, option)
+                played = True
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug must not take the server down; the next connection retries
+            log.exception("the computer's move failed in game %s", table.id)
         finally:
             table.busy = False
         if played:
             await table.broadcast()
         self.kick(table)
+
+    async def _choose(self, table: Table) -> str | None:
+        """The option to play by itself, or None if someone played first meanwhile (a forced
+        move the player sent himself)."""
+        state = table.state
+        moves = len(state.history)
+        mover = state.to_move
+        if self.autoplay_delay:
+            await asyncio.sleep(self.autoplay_delay)
+        legal = state.legal()
+        if len(legal) == 1 and (table.settings.get("autoplay", True)
+                                or table.kind(mover) == COMPUTER):
+            option = legal[0]
+        else:
+            level = table.seats[mover].get("difficulty", "easy")
+            seed = random.randrange(1 << 30)
+            if level == "random":  # no thinking to speak of: no need for a worker
+                option = make_player(level, seed).choose(state.copy())
+            else:
+                await table.broadcast()  # show "thinking"
+                option = await self._in_worker(think, records.dumps(state), level, seed)
+        if len(state.history) != moves or state.is_over:
+            return None
+        return option
 
     async def hint(self, table: Table, seat: int | str, lang: str) -> dict:
         """The computer's analysis of the options of the seat to move, for that seat only."""
@@ -461,6 +487,8 @@ class Hall:
     async def close(self) -> None:
         for task in list(self.tasks):
             task.cancel()
+        if self.executor is None:
+            return
         self.executor.shutdown(wait=False, cancel_futures=True)
         # A search still running would hold the exit up for seconds: its answer is not needed.
         for proc in list((getattr(self.executor, "_processes", None) or {}).values()):

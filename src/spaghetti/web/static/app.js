@@ -30,7 +30,8 @@ const UI = {
     "memory": "Extra card Memory", "reverse_flips_priority": "Variant: Reverse also flips priority",
     "round_robin": "round robin", "snake": "snake", "head": "head", "tail": "tail",
     "auto": "ends by itself", "manual": "declared",
-    variant: "Game", yourGames: "Your games", noGames: "(none yet: create one)", finished: "finished", inPlay: "in play",
+    variant: "Game", yourGames: "Your games",
+    "btn.run": "▶ run", "btn.pass": "pass", "btn.done": "done", "btn.declare": "declare a stalemate", noGames: "(none yet: create one)", finished: "finished", inPlay: "in play",
     haveSeat: "You already have a seat in this game: send this invite link to someone else.",
     headNote: "Flags head first (top). Ringed: the flag with the turn. Dashed: still to act in this visit.",
   },
@@ -58,7 +59,8 @@ const UI = {
     "memory": "追加カード メモリ", "reverse_flips_priority": "変種: リバースで優先順位も反転",
     "round_robin": "順番に", "snake": "折り返し", "head": "先頭", "tail": "末尾",
     "auto": "自動で終了", "manual": "宣言で終了",
-    variant: "ゲーム", yourGames: "あなたのゲーム", noGames: "(まだありません)", finished: "終了", inPlay: "対局中",
+    variant: "ゲーム", yourGames: "あなたのゲーム",
+    "btn.run": "▶ 実行", "btn.pass": "パス", "btn.done": "選択終了", "btn.declare": "膠着状態を宣言", noGames: "(まだありません)", finished: "終了", inPlay: "対局中",
     haveSeat: "このゲームにはすでに席があります。この招待リンクはほかの人に送ってください。",
     headNote: "フラグは先頭が上。囲み: 手番のフラグ。点線: この訪問でまだ手番が来るフラグ。",
   },
@@ -417,7 +419,7 @@ function drawTable(t) {
     for (const o of legal) {
       if (["pass", "run", "done", "declare"].includes(o)) {
         buttons.append(el("button", { class: "legal big", "data-option": o, title: m.labels[o],
-          onclick: () => send(t, { type: "play", option: o, moves: v.moves }) }, o === "run" ? "▶ run" : o, el("small", {}, m.labels[o])));
+          onclick: () => send(t, { type: "play", option: o, moves: v.moves }) }, w(`btn.${o}`), el("small", {}, m.labels[o])));
       }
     }
     const list = el("ol", { class: "options", id: "options" }, legal.map((o) => el("li", {},
