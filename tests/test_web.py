@@ -380,3 +380,22 @@ def test_without_worker_processes_the_computer_still_plays(tmp_path):
             while msg["view"]["moves"] == 0:
                 msg = next_state(ws)
         assert msg["view"]["moves"] >= 1 and app.state.hall.executor is None
+
+
+def test_analysis_of_any_position_of_a_record(client):
+    state = Game().new_state(None, 6)
+    for option in ["place 0", "place 1", "place 2"]:
+        state.apply(option)
+    data = json.loads(records.dumps(state))
+    res = client.post("/api/analyse?lang=ja", json={"record": data, "upto": 2})
+    assert res.status_code == 200, res.text
+    answer = res.json()
+    assert answer["to_move"] == 0 and answer["moves"] == 2
+    assert {row["option"] for row in answer["options"]} == set(
+        records.replay(data, 2).legal())
+    assert "置く" in answer["options"][0]["label"]
+    for body, message in [({"record": data, "upto": -1}, "upto must be"),
+                          ({"upto": 1}, "send {"),
+                          ({"record": {"format": "x"}}, "format")]:
+        res = client.post("/api/analyse", json=body)
+        assert res.status_code == 400 and message in res.json()["error"]

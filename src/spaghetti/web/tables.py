@@ -484,6 +484,18 @@ class Hall:
                 "options": [{"option": o, "label": option_label(snapshot, o, lang),
                              "visits": v, "chance": round(c, 3)} for o, v, c in rows]}
 
+    async def analyse(self, data, upto: int | None, lang: str) -> dict:
+        """The computer's analysis of the position after ``upto`` actions of a record (any
+        record: the one who sends it already knows everything in it)."""
+        state = records.replay(data, upto)
+        if state.is_over:
+            return {"to_move": None, "moves": len(state.history), "options": []}
+        rows = await self._in_worker(analyse, records.dumps(state), HINT_ITERATIONS,
+                                     random.randrange(1 << 30))
+        return {"to_move": state.to_move, "moves": len(state.history),
+                "options": [{"option": o, "label": option_label(state, o, lang), "visits": v,
+                             "chance": round(c, 3)} for o, v, c in rows]}
+
     async def close(self) -> None:
         for task in list(self.tasks):
             task.cancel()
