@@ -3,6 +3,7 @@ whole game, refusals that change nothing, per-seat views (a leak test), replays,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 
@@ -81,8 +82,18 @@ def test_each_invite_claims_its_seat_once(client):
 
 # ---------------------------------------------------------------------- a whole game
 
-def test_a_whole_game_between_two_people_over_the_wire(client):
+def stored_actions(db: str, game_id: str) -> int:
+    """How many actions the database holds for a game (read by a separate connection)."""
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        (text,) = conn.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+    return len(json.loads(text)["actions"])
+
+
+def test_a_whole_game_between_two_people_over_the_wire(client, tmp_path):
     game = create(client, level=2, players=2, seats=humans(2), seed=5, autoplay=False)
+    db = str(tmp_path / "games.db")
     tokens = [game["token"], join(client, game, 1)]
     gid = game["id"]
     mirror = Game(level=2, players=2).new_state(None, 5)
@@ -100,6 +111,8 @@ def test_a_whole_game_between_two_people_over_the_wire(client):
                 msg = next_state(ws)
                 assert msg["type"] == "state", msg
                 assert msg["view"] == view(mirror, seat)
+            # Committed before anyone heard of it.
+            assert stored_actions(db, gid) == len(mirror.history)
         assert "wins" in msg["status"] or "draw" in msg["status"]
     record = client.get(f"/api/games/{gid}/record")
     assert record.status_code == 200
@@ -170,6 +183,17 @@ def test_illegal_and_malformed_messages_get_an_error_and_change_nothing(client):
         assert ws.receive_json()["code"] == "bad_token"
     assert client.get(f"/api/games/{gid}").json()["moves"] == 0
     assert client.get(f"/api/games/{gid}/record").status_code == 409  # not over yet
+
+
+def test_a_connection_switches_language(client):
+    game = create(client, seats=humans(2), seed=4, autoplay=False)
+    with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+        assert next_state(ws)["status"].startswith("Red: place a flag")
+        ws.send_json({"type": "lang", "lang": "ja"})
+        msg = next_state(ws)
+        assert msg["status"].startswith("赤:") and "置く" in next(iter(msg["labels"].values()))
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
 
 
 def test_a_dropped_connection_finds_the_game_as_it_was(client):
