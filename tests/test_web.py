@@ -423,3 +423,28 @@ def test_analysis_of_any_position_of_a_record(client):
                           ({"record": {"format": "x"}}, "format")]:
         res = client.post("/api/analyse", json=body)
         assert res.status_code == 400 and message in res.json()["error"]
+
+
+def test_a_move_the_database_refuses_is_not_played(tmp_path):
+    import sqlite3
+
+    app = create_app(str(tmp_path / "games.db"), autoplay_delay=0)
+    with TestClient(app) as client:
+        game = create(client, seats=humans(2), seed=2, autoplay=False)
+        store = app.state.hall.store
+        real_save = store.save
+
+        def failing_save(*args):
+            raise sqlite3.OperationalError("disk I/O error")
+
+        with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+            first = next_state(ws)["view"]
+            store.save = failing_save
+            ws.send_json({"type": "play", "option": first["legal"][0]})
+            msg = ws.receive_json()
+            assert msg["code"] == "storage" and "not played" in msg["message"]
+            store.save = real_save
+            ws.send_json({"type": "state"})
+            assert next_state(ws)["view"] == first
+            ws.send_json({"type": "play", "option": first["legal"][0]})
+            assert next_state(ws)["view"]["moves"] == 1

@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import random
 import secrets
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -375,6 +376,7 @@ class Hall:
     def commit(self, table: Table, option: str) -> None:
         """Apply one option and store the record; raises :class:`WebError` if it is refused."""
         state = table.state
+        before = (state.copy(), list(table.clocks) if table.clocks else None, table.clock_since)
         mover = state.to_move
         try:
             words = (describe(state, option, "en"), describe(state, option, "ja"))
@@ -386,7 +388,14 @@ class Hall:
             table.clocks[mover] = max(0.0, table.clocks[mover] - (now - table.clock_since))
         table.clock_since = now
         table.log.append(words)
-        self.store.save(table.id, table.record(), table.clocks)
+        try:
+            self.store.save(table.id, table.record(), table.clocks)
+        except sqlite3.Error as exc:  # not stored, so not played: back to the position before
+            table.state, table.clocks, table.clock_since = before
+            table.log.pop()
+            log.error("game %s: could not store a move: %s", table.id, exc)
+            raise WebError("the server could not save the game: the move was not played; "
+                           "try again", "storage", 503) from None
 
     def kick(self, table: Table) -> None:
         """Start whatever should happen by itself next: a computer move, a forced move, or the
