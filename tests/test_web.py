@@ -3,6 +3,7 @@ whole game, refusals that change nothing, per-seat views (a leak test), replays,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 
@@ -81,8 +82,18 @@ def test_each_invite_claims_its_seat_once(client):
 
 # ---------------------------------------------------------------------- a whole game
 
-def test_a_whole_game_between_two_people_over_the_wire(client):
+def stored_actions(db: str, game_id: str) -> int:
+    """How many actions the database holds for a game (read by a separate connection)."""
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        (text,) = conn.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+    return len(json.loads(text)["actions"])
+
+
+def test_a_whole_game_between_two_people_over_the_wire(client, tmp_path):
     game = create(client, level=2, players=2, seats=humans(2), seed=5, autoplay=False)
+    db = str(tmp_path / "games.db")
     tokens = [game["token"], join(client, game, 1)]
     gid = game["id"]
     mirror = Game(level=2, players=2).new_state(None, 5)
@@ -100,6 +111,8 @@ def test_a_whole_game_between_two_people_over_the_wire(client):
                 msg = next_state(ws)
                 assert msg["type"] == "state", msg
                 assert msg["view"] == view(mirror, seat)
+            # Committed before anyone heard of it.
+            assert stored_actions(db, gid) == len(mirror.history)
         assert "wins" in msg["status"] or "draw" in msg["status"]
     record = client.get(f"/api/games/{gid}/record")
     assert record.status_code == 200
@@ -170,6 +183,17 @@ def test_illegal_and_malformed_messages_get_an_error_and_change_nothing(client):
         assert ws.receive_json()["code"] == "bad_token"
     assert client.get(f"/api/games/{gid}").json()["moves"] == 0
     assert client.get(f"/api/games/{gid}/record").status_code == 409  # not over yet
+
+
+def test_a_connection_switches_language(client):
+    game = create(client, seats=humans(2), seed=4, autoplay=False)
+    with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+        assert next_state(ws)["status"].startswith("Red: place a flag")
+        ws.send_json({"type": "lang", "lang": "ja"})
+        msg = next_state(ws)
+        assert msg["status"].startswith("赤:") and "置く" in next(iter(msg["labels"].values()))
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
 
 
 def test_a_dropped_connection_finds_the_game_as_it_was(client):
@@ -360,3 +384,67 @@ def test_after_a_restart_a_computer_to_move_plays_on(tmp_path):
             while msg["view"]["moves"] < 2:
                 msg = next_state(ws)
             assert msg["view"]["to_move"] == 0 and msg["view"]["legal"]
+
+
+def test_without_worker_processes_the_computer_still_plays(tmp_path):
+    class NoProcesses:
+        def submit(self, *args, **kwargs):
+            raise RuntimeError("processes cannot be started here")
+
+        def shutdown(self, *args, **kwargs):
+            pass
+
+    app = create_app(str(tmp_path / "games.db"), autoplay_delay=0)
+    with TestClient(app) as client:
+        app.state.hall.executor = NoProcesses()
+        game = create(client, seats=[{"kind": "computer", "difficulty": "easy"},
+                                     {"kind": "human"}], seed=3)
+        with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+            msg = next_state(ws)
+            while msg["view"]["moves"] == 0:
+                msg = next_state(ws)
+        assert msg["view"]["moves"] >= 1 and app.state.hall.executor is None
+
+
+def test_analysis_of_any_position_of_a_record(client):
+    state = Game().new_state(None, 6)
+    for option in ["place 0", "place 1", "place 2"]:
+        state.apply(option)
+    data = json.loads(records.dumps(state))
+    res = client.post("/api/analyse?lang=ja", json={"record": data, "upto": 2})
+    assert res.status_code == 200, res.text
+    answer = res.json()
+    assert answer["to_move"] == 0 and answer["moves"] == 2
+    assert {row["option"] for row in answer["options"]} == set(
+        records.replay(data, 2).legal())
+    assert "置く" in answer["options"][0]["label"]
+    for body, message in [({"record": data, "upto": -1}, "upto must be"),
+                          ({"upto": 1}, "send {"),
+                          ({"record": {"format": "x"}}, "format")]:
+        res = client.post("/api/analyse", json=body)
+        assert res.status_code == 400 and message in res.json()["error"]
+
+
+def test_a_move_the_database_refuses_is_not_played(tmp_path):
+    import sqlite3
+
+    app = create_app(str(tmp_path / "games.db"), autoplay_delay=0)
+    with TestClient(app) as client:
+        game = create(client, seats=humans(2), seed=2, autoplay=False)
+        store = app.state.hall.store
+        real_save = store.save
+
+        def failing_save(*args):
+            raise sqlite3.OperationalError("disk I/O error")
+
+        with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+            first = next_state(ws)["view"]
+            store.save = failing_save
+            ws.send_json({"type": "play", "option": first["legal"][0]})
+            msg = ws.receive_json()
+            assert msg["code"] == "storage" and "not played" in msg["message"]
+            store.save = real_save
+            ws.send_json({"type": "state"})
+            assert next_state(ws)["view"] == first
+            ws.send_json({"type": "play", "option": first["legal"][0]})
+            assert next_state(ws)["view"]["moves"] == 1

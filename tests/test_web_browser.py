@@ -112,6 +112,9 @@ def _scenario(page, url: str) -> None:
     page.select_option("#lang", "en")
     page.wait_for_function("document.querySelector('#replay-text').textContent"
                            ".includes('placed a flag')")
+    page.click("#replay-analyse")  # the computer's view of move 2's options
+    page.wait_for_selector("#replay-analysis li")
+    assert "Red" in page.locator("#replay-analysis").text_content()
     page.click("#replay-last")
     assert page.locator("#replay-result").text_content() == result
     page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)

@@ -8,6 +8,7 @@ Routes (the protocol is documented in docs/web.md):
 - ``GET /api/games/{id}``: public summary; ``GET /api/games/{id}/record``,
   ``GET /api/games/{id}/replay``: the record and every position, once the game is over;
 - ``POST /api/replay``: the positions of any record sent in the body;
+- ``POST /api/analyse``: the computer's analysis of one position of a record;
 - ``WS /ws/{id}?token=...&lang=...``: live play (a seat with its token; without, a spectator).
 """
 
@@ -144,6 +145,24 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
         except RecordError as exc:
             return JSONResponse({"error": str(exc), "code": "bad_record"}, status_code=400)
 
+    async def api_analyse(request: Request) -> Response:
+        """The computer's analysis (MCTS) of one position of a record: ``{"record": ...,
+        "upto": n}``, the position after the first n actions."""
+        lang = _lang(request.query_params.get("lang"))
+        try:
+            body = await _json_body(request)
+            if not isinstance(body, dict) or "record" not in body:
+                raise WebError("send {\"record\": a record, \"upto\": a move number}")
+            upto = body.get("upto")
+            if upto is not None and (isinstance(upto, bool) or not isinstance(upto, int)
+                                     or upto < 0):
+                raise WebError("upto must be a whole number of moves")
+            return JSONResponse(await hall.analyse(body["record"], upto, lang))
+        except WebError as exc:
+            return _error(exc)
+        except RecordError as exc:
+            return JSONResponse({"error": str(exc), "code": "bad_record"}, status_code=400)
+
     async def ws_game(ws: WebSocket) -> None:
         await ws.accept()
         try:
@@ -219,6 +238,7 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
         Route("/api/games/{id}/record", api_record),
         Route("/api/games/{id}/replay", api_game_replay),
         Route("/api/replay", api_replay, methods=["POST"]),
+        Route("/api/analyse", api_analyse, methods=["POST"]),
         WebSocketRoute("/ws/{id}", ws_game),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

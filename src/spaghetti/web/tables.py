@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import multiprocessing
 import os
 import random
 import secrets
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -36,6 +38,8 @@ from ..core.view import OBSERVER, view
 from ..errors import IllegalOptionError, NotationError, SetupError
 from ..i18n import LANGS, colour, describe, option_label, t
 from .store import Store
+
+log = logging.getLogger("spaghetti.web")
 
 HUMAN, COMPUTER = "human", "computer"
 #: Above this many seconds a clock is refused (a day is plenty for a correspondence game).
@@ -198,13 +202,24 @@ class Hall:
                                    mp_context=multiprocessing.get_context("spawn"))
 
     async def _in_worker(self, fn, *args):
-        """Run ``fn(*args)`` in a worker process (again in a fresh pool if a worker died)."""
+        """Run ``fn(*args)`` in a worker process: again in a fresh pool if a worker died, and in
+        a thread if processes cannot be started at all (then the server is slower while a
+        computer thinks, but the game goes on)."""
         loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self.executor, fn, *args)
-        except BrokenProcessPool:
-            self.executor = self._pool()
-            return await loop.run_in_executor(self.executor, fn, *args)
+        if self.executor is not None:
+            try:
+                return await loop.run_in_executor(self.executor, fn, *args)
+            except BrokenProcessPool:
+                try:
+                    self.executor = self._pool()
+                    return await loop.run_in_executor(self.executor, fn, *args)
+                except (BrokenProcessPool, OSError, RuntimeError) as exc:
+                    log.warning("computer players think in a thread: no worker process (%s)", exc)
+                    self.executor = None
+            except (OSError, RuntimeError) as exc:
+                log.warning("computer players think in a thread: no worker process (%s)", exc)
+                self.executor = None
+        return await loop.run_in_executor(None, fn, *args)
 
     # ------------------------------------------------------------------ create
 
@@ -362,6 +377,7 @@ class Hall:
     def commit(self, table: Table, option: str) -> None:
         """Apply one option and store the record; raises :class:`WebError` if it is refused."""
         state = table.state
+        before = (state.copy(), list(table.clocks) if table.clocks else None, table.clock_since)
         mover = state.to_move
         try:
             words = (describe(state, option, "en"), describe(state, option, "ja"))
@@ -373,7 +389,14 @@ class Hall:
             table.clocks[mover] = max(0.0, table.clocks[mover] - (now - table.clock_since))
         table.clock_since = now
         table.log.append(words)
-        self.store.save(table.id, table.record(), table.clocks)
+        try:
+            self.store.save(table.id, table.record(), table.clocks)
+        except sqlite3.Error as exc:  # not stored, so not played: back to the position before
+            table.state, table.clocks, table.clock_since = before
+            table.log.pop()
+            log.error("game %s: could not store a move: %s", table.id, exc)
+            raise WebError("the server could not save the game: the move was not played; "
+                           "try again", "storage", 503) from None
 
     def kick(self, table: Table) -> None:
         """Start whatever should happen by itself next: a computer move, a forced move, or the
@@ -421,33 +444,45 @@ class Hall:
         """Play the computer's (or a forced) move, thinking in a worker process."""
         played = False
         try:
-            state = table.state
-            moves = len(state.history)
-            mover = state.to_move
-            if self.autoplay_delay:
-                await asyncio.sleep(self.autoplay_delay)
-            legal = state.legal()
-            if state.is_chance:  # the coin flip: the server draws it
-                option = state.sample_chance(random.SystemRandom())
-            elif len(legal) == 1 and (table.settings.get("autoplay", True)
-                                    or table.kind(mover) == COMPUTER):
-                option = legal[0]
-            else:
-                level = table.seats[mover].get("difficulty", "easy")
-                seed = random.randrange(1 << 30)
-                if level == "random":  # no thinking to speak of: no need for a worker
-                    option = make_player(level, seed).choose(state.copy())
-                else:
-                    await table.broadcast()  # show "thinking"
-                    option = await self._in_worker(think, records.dumps(state), level, seed)
-            played = len(state.history) == moves and not state.is_over
-            if played:  # else someone played first (a forced move the player sent himself)
+            option = await self._choose(table)
+            if option is not None:
                 self.commit(table, option)
+                played = True
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug must not take the server down; the next connection retries
+            log.exception("the computer's move failed in game %s", table.id)
         finally:
             table.busy = False
         if played:
             await table.broadcast()
         self.kick(table)
+
+    async def _choose(self, table: Table) -> str | None:
+        """The option to play by itself, or None if someone played first meanwhile (a forced
+        move the player sent himself)."""
+        state = table.state
+        moves = len(state.history)
+        mover = state.to_move
+        if self.autoplay_delay:
+            await asyncio.sleep(self.autoplay_delay)
+        legal = state.legal()
+        if state.is_chance:  # the coin flip: the server draws it
+            option = state.sample_chance(random.SystemRandom())
+        elif len(legal) == 1 and (table.settings.get("autoplay", True)
+                                  or table.kind(mover) == COMPUTER):
+            option = legal[0]
+        else:
+            level = table.seats[mover].get("difficulty", "easy")
+            seed = random.randrange(1 << 30)
+            if level == "random":  # no thinking to speak of: no need for a worker
+                option = make_player(level, seed).choose(state.copy())
+            else:
+                await table.broadcast()  # show "thinking"
+                option = await self._in_worker(think, records.dumps(state), level, seed)
+        if len(state.history) != moves or state.is_over:
+            return None
+        return option
 
     async def hint(self, table: Table, seat: int | str, lang: str) -> dict:
         """The computer's analysis of the options of the seat to move, for that seat only."""
@@ -461,9 +496,23 @@ class Hall:
                 "options": [{"option": o, "label": option_label(snapshot, o, lang),
                              "visits": v, "chance": round(c, 3)} for o, v, c in rows]}
 
+    async def analyse(self, data, upto: int | None, lang: str) -> dict:
+        """The computer's analysis of the position after ``upto`` actions of a record (any
+        record: the one who sends it already knows everything in it)."""
+        state = records.replay(data, upto)
+        if state.is_over:
+            return {"to_move": None, "moves": len(state.history), "options": []}
+        rows = await self._in_worker(analyse, records.dumps(state), HINT_ITERATIONS,
+                                     random.randrange(1 << 30))
+        return {"to_move": state.to_move, "moves": len(state.history),
+                "options": [{"option": o, "label": option_label(state, o, lang), "visits": v,
+                             "chance": round(c, 3)} for o, v, c in rows]}
+
     async def close(self) -> None:
         for task in list(self.tasks):
             task.cancel()
+        if self.executor is None:
+            return
         self.executor.shutdown(wait=False, cancel_futures=True)
         # A search still running would hold the exit up for seconds: its answer is not needed.
         for proc in list((getattr(self.executor, "_processes", None) or {}).values()):

@@ -30,7 +30,9 @@ const UI = {
     "memory": "Extra card Memory", "reverse_flips_priority": "Variant: Reverse also flips priority",
     "round_robin": "round robin", "snake": "snake", "head": "head", "tail": "tail",
     "auto": "ends by itself", "manual": "declared",
-    variant: "Game", yourGames: "Your games", noGames: "(none yet: create one)", finished: "finished", inPlay: "in play",
+    variant: "Game", yourGames: "Your games", analyse: "Analyse this position",
+    analysisOf: "The computer's view of the options of", noAnalysis: "The game is over here.",
+    "btn.run": "▶ run", "btn.pass": "pass", "btn.done": "done", "btn.declare": "declare a stalemate", noGames: "(none yet: create one)", finished: "finished", inPlay: "in play",
     haveSeat: "You already have a seat in this game: send this invite link to someone else.",
     headNote: "Flags head first (top). Ringed: the flag with the turn. Dashed: still to act in this visit.",
   },
@@ -58,7 +60,9 @@ const UI = {
     "memory": "追加カード メモリ", "reverse_flips_priority": "変種: リバースで優先順位も反転",
     "round_robin": "順番に", "snake": "折り返し", "head": "先頭", "tail": "末尾",
     "auto": "自動で終了", "manual": "宣言で終了",
-    variant: "ゲーム", yourGames: "あなたのゲーム", noGames: "(まだありません)", finished: "終了", inPlay: "対局中",
+    variant: "ゲーム", yourGames: "あなたのゲーム", analyse: "この局面を解析",
+    analysisOf: "コンピュータの評価: 手番", noAnalysis: "この局面でゲームは終わっています。",
+    "btn.run": "▶ 実行", "btn.pass": "パス", "btn.done": "選択終了", "btn.declare": "膠着状態を宣言", noGames: "(まだありません)", finished: "終了", inPlay: "対局中",
     haveSeat: "このゲームにはすでに席があります。この招待リンクはほかの人に送ってください。",
     headNote: "フラグは先頭が上。囲み: 手番のフラグ。点線: この訪問でまだ手番が来るフラグ。",
   },
@@ -417,7 +421,7 @@ function drawTable(t) {
     for (const o of legal) {
       if (["pass", "run", "done", "declare"].includes(o)) {
         buttons.append(el("button", { class: "legal big", "data-option": o, title: m.labels[o],
-          onclick: () => send(t, { type: "play", option: o, moves: v.moves }) }, o === "run" ? "▶ run" : o, el("small", {}, m.labels[o])));
+          onclick: () => send(t, { type: "play", option: o, moves: v.moves }) }, w(`btn.${o}`), el("small", {}, m.labels[o])));
       }
     }
     const list = el("ol", { class: "options", id: "options" }, legal.map((o) => el("li", {},
@@ -492,12 +496,26 @@ function replayPage(data, id, back, text, startAt) {
   const said = el("div", { class: "status", id: "replay-text" });
   const result = el("div", { class: "result", id: "replay-result" });
   const playBtn = el("button", { id: "replay-play" }, w("play"));
+  const analysis = el("div", { class: "analysis", id: "replay-analysis" });
+  const analyseBtn = el("button", { id: "replay-analyse", onclick: async () => {
+    const at = i;
+    analysis.replaceChildren(w("hintThinking"));
+    try {
+      const a = await api("POST", `/api/analyse?lang=${lang}`, { record: data.record, upto: at });
+      if (at !== i) return;
+      analysis.replaceChildren(a.to_move === null ? w("noAnalysis") : el("div", {},
+        el("strong", {}, `${w("analysisOf")} ${colourName(a.to_move)}`),
+        el("ol", { class: "hint" }, a.options.slice(0, 5).map((h) =>
+          el("li", {}, el("code", {}, h.option), ` ${h.label} · ${Math.round(h.chance * 100)}%`)))));
+    } catch (e) { analysis.replaceChildren(); toast(e.message); }
+  } }, w("analyse"));
   function show(n) {
     i = Math.max(0, Math.min(data.frames.length - 1, n));
     const f = data.frames[i];
     slider.value = i;
     counter.textContent = lang === "ja" ? `${i}手目 / ${data.frames.length - 1}` : `move ${i} of ${data.frames.length - 1}`;
     said.textContent = f.text || "—";
+    analysis.replaceChildren();
     result.textContent = f.view.phase === "over" ? data.status : "";
     view.replaceChildren(renderBoard(f.view, { legal: [], seats: [] }));
   }
@@ -515,12 +533,12 @@ function replayPage(data, id, back, text, startAt) {
     playBtn,
     el("button", { id: "replay-next", onclick: () => { stop(); show(i + 1); } }, "▶"),
     el("button", { id: "replay-last", onclick: () => { stop(); show(data.frames.length - 1); } }, "▶|"),
-    slider, counter);
+    slider, counter, analyseBtn);
   const record = text || JSON.stringify(data.record);
   const dl = el("a", { class: "button", id: "replay-download", download: id ? `spaghetti-${id}.json` : "spaghetti-record.json",
     href: URL.createObjectURL(new Blob([record], { type: "application/json" })) }, w("download"));
   document.getElementById("subtitle").textContent = w("replayOf");
-  main().replaceChildren(el("div", { class: "panel replay" }, controls, said, view, result,
+  main().replaceChildren(el("div", { class: "panel replay" }, controls, said, analysis, view, result,
     el("div", { class: "buttons" }, el("button", { id: "replay-back", onclick: () => { stop(); back(); } }, id ? w("back") : w("home")), dl)));
   document.onkeydown = (ev) => {
     if (!document.getElementById("replay-board")) return;
