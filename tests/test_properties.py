@@ -28,7 +28,8 @@ games = st.fixed_dictionaries({
     "interrupt": st.booleans(),
     "sequential_open": st.booleans(),
     "fair_first": st.booleans(),
-    "variant": st.sampled_from(["spaghetti-code", "spaghetti-monsters", "pasta-logic"]),
+    "variant": st.sampled_from(["spaghetti-code", "spaghetti-monsters", "pasta-logic",
+                                "nightmare"]),
 })
 EXPANSIONS = ("reverse_priority", "memory", "reverse_flips_priority", "instant_cards",
               "interrupt", "sequential_open", "fair_first")
@@ -50,6 +51,12 @@ def new(g):
         options = {name: value for name, value in options_of(g).items()
                    if name in ("placement_order", "stalemate", "sequential_open", "fair_first")}
         return spaghetti.new_game(1, 2, seed=g["seed"], options=options, variant=g["variant"])
+    if g["variant"] == "nightmare":  # no levels; the coin flip when memory is drawn
+        g.update(level=1)
+        options = {"placement_order": g["placement_order"], "stalemate": g["stalemate"],
+                   "coin_flip": g["memory"]}
+        return spaghetti.new_game(1, g["players"], seed=g["seed"], options=options,
+                                  variant=g["variant"])
     options = options_of(g)
     return spaghetti.new_game(g["level"], g["players"], seed=g["seed"], options=options,
                               variant=g["variant"])
@@ -77,15 +84,18 @@ def check_invariants(state, g):
             counted[o] += 1
     assert counted == list(state.on_board)
     for p in range(n):
-        assert counted[p] + state.supply[p] + state.hand[p] + state.removed[p] == 10
+        on_way = sum(1 for s, _ in state.arrivals if s == p)  # WORM, SPAWN (Nightmare)
+        assert counted[p] + state.supply[p] + state.hand[p] + state.removed[p] + on_way == 10
         assert state.supply[p] >= 0 and state.hand[p] >= 0
     # chips are conserved (P8: those on a removed card go back to the supply)
     chips = state.game.chips
-    assert chips_in_play(state) == (chips, chips)
+    free = state.game.rules.free_params  # Nightmare: numbers change freely, no chips
+    if not free:
+        assert chips_in_play(state) == (chips, chips)
     for i, kind in enumerate(state.kinds):
         assert len(state.vals[i]) == len(kind.params)
         for v, m, printed in zip(state.vals[i], state.mods[i], kind.params):
-            assert v == printed + m and v >= 0
+            assert v == printed + m and (v >= 0 or free)
     if state.phase == "setup":
         assert state.hand == [placed] * n
     elif state.phase == "placement":
@@ -106,9 +116,12 @@ def test_random_games_keep_invariants_and_end(g):
         if state.is_over:
             break
         assert state.legal(), "no option before the game is over"
-        assert state.to_move is not None
-        # Only interrupt lets an eliminated player decide: an interrupt or their added flags.
-        assert state.alive[state.to_move] or state.game.options["interrupt"]
+        if state.is_chance:  # the coin flip: nobody's decision
+            assert state.to_move is None and len(state.chance_outcomes()) == 2
+        else:
+            assert state.to_move is not None
+            # Only interrupt lets an eliminated player decide: an interrupt or their flags.
+            assert state.alive[state.to_move] or state.game.options["interrupt"]
         state.apply_action(pick(state, rng))
         check_invariants(state, g)
         if not state.game.heals:
@@ -118,7 +131,7 @@ def test_random_games_keep_invariants_and_end(g):
         lives, alive = list(state.lives), list(state.alive)
     assert state.is_over, "the game did not end"
     assert state.legal() == [] and state.phase == "over"
-    assert state.reason in ("elimination", "stalemate")
+    assert state.reason in ("elimination", "stalemate", "height")
     if state.reason == "elimination":
         assert state.winner is not None or state.game.rules.draws  # C18
         assert sum(state.alive) <= 1

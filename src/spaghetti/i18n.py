@@ -586,8 +586,10 @@ def describe(before: State, option: str, lang: str = "en") -> str:
         side = ("head", "tail") if lang != "ja" else ("先頭", "末尾")
         text = w["coin"].format(side=side[N.argument(action)])
     elif kind == N.ARRANGE:
-        text = w["arrange"].format(p=p, card=cname(after, len(before.kinds)),
-                                   n=len(before.kinds))
+        # With sequential open, A lays the cards face down: the words must not say which.
+        card = cname(after, len(before.kinds)) if not before.game.options["sequential_open"] \
+            else ("伏せたカード" if lang == "ja" else "a face-down card")
+        text = w["arrange"].format(p=p, card=card, n=len(before.kinds))
     elif kind == N.SEAT:
         text = w["seat"].format(p=p, which=w["first" if N.argument(action) == 0 else "second"])
     elif kind == N.TAKE:

@@ -471,7 +471,7 @@ class State:
                     continue
                 elif a in COPIES:  # a copied copy card is taken to change something
                     if any(any(s.action in COPIES for s in k.effect) or self._changes(k, v)
-                           for k, v in self._copies(a, vals, step)):
+                           for _, k, v in self._copies(a, vals, step)):
                         return True
                     continue
                 elif a == "spawn":
@@ -678,7 +678,7 @@ class State:
                 if i != here and self.uids[i] not in chosen]
 
     def _copies(self, action: str, vals: tuple[int, ...], step) -> list:
-        """The commands a copy step runs, in the order they run, with their current values:
+        """The cards a copy step runs, as (index, kind, current values), in the order they run:
         MIMIC the cards ahead in the direction at "run", nearest first; ECHO the cards behind,
         in that direction's order; FLOAT the next card. A copy card copied already in this run
         does nothing (so copies end)."""
@@ -701,7 +701,7 @@ class State:
             if i == here or (self.uids[i] in self.copied
                              and any(s.action in COPIES for s in kind.effect)):
                 continue
-            commands.append((kind, self.vals[i]))
+            commands.append((i, kind, self.vals[i]))
         return commands
 
     def _below_cap(self, life: int) -> bool:
@@ -1469,9 +1469,9 @@ class State:
         elif action in COPIES:  # run the copied commands as if written on this card, next
             step = self.cmd.effect[self.step_i]
             commands = self._copies(action, self.cmd_vals, step)
-            self.copied |= {self.uids[self.kinds.index(k)] for k, _ in commands
+            self.copied |= {self.uids[i] for i, k, _ in commands
                             if any(s.action in COPIES for s in k.effect)}
-            self.later = tuple(commands) + self.later
+            self.later = tuple((k, v) for _, k, v in commands) + self.later
         elif action == "remove_this_card":
             if self.this_uid in self.uids:
                 self._remove_card(self.uids.index(self.this_uid))
