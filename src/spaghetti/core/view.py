@@ -149,4 +149,13 @@ def view(state: State, seat: int | str = REFEREE) -> dict:
         "third_instant": third,
         "tokens": list(state.tokens) if options["interrupt"] else None,
         "interrupters": list(state.interrupters) if options["interrupt"] else None,
+        # The Nightmare notes: the coin flip's outcomes (a chance event, nobody's choice),
+        # flags on their way (seat, card) that arrive when the cursor moves, JUMP's fixed
+        # destinations (JUMP card, destination).
+        "chance": [{"option": o, "probability": p} for o, p in state.chance_outcomes()]
+        if state.is_chance else None,
+        "arriving": [[s, state.uids.index(u) if u in state.uids else None]
+                     for s, u in state.arrivals] if game.rules.free_params else None,
+        "jumps": [[state.uids.index(j), state.uids.index(t)] for j, t in state.jumps
+                  if j in state.uids and t in state.uids] if game.rules.free_params else None,
     }
