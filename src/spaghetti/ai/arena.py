@@ -117,13 +117,15 @@ def play_game(state: State, players: list, max_moves: int = 100_000) -> State:
 def play_match(a: str, b: str, make: Callable[[str, int], object], games: int = 20,
                level: int = 1, seed: int = 0, players: int = 2,
                on_game: Callable[[GameResult], None] | None = None,
-               cards: tuple = ()) -> MatchResult:
+               cards: tuple = (), variant: str = "spaghetti-code",
+               options: dict | None = None) -> MatchResult:
     """Play ``games`` games of A against B: game i is dealt by seed ``seed + i // 2``, and A
     takes seat 0 in even games and seat 1 in odd ones (with 3+ players, the seats other than
     A's are all B). ``make(name, seed)`` builds a player. ``on_game`` is told each result.
-    ``cards``: custom cards that join the deck."""
+    ``cards``: custom cards that join the deck; ``variant`` and ``options``: the game played."""
     result = MatchResult(a, b)
-    game = Game(level=level, players=players, custom_cards=cards)
+    game = Game(level=level, players=players, custom_cards=cards, variant=variant,
+                options=options or {})
     for i in range(games):
         deal = seed + i // 2
         seat_a = i % 2 if players == 2 else i % players

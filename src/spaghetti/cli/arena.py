@@ -12,6 +12,7 @@ from rich.table import Table
 
 from ..ai import LEVELS, make_player
 from ..ai.arena import play_match
+from ..core.variants import VARIANTS
 from ..custom_cards import loads as load_cards
 from ..errors import SetupError
 
@@ -36,7 +37,12 @@ def _pair(text: str) -> tuple[str, str]:
 @click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.toml",
               help="Custom cards (Blank cards) from a TOML file; they join the deck.")
-def arena(pair: str, games: int, level: int, seed: int, cards_path: str | None) -> None:
+@click.option("--game", "variant", type=click.Choice(list(VARIANTS)), default="spaghetti-code",
+              show_default=True, help="The game of the family.")
+@click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE",
+              help="Rule option as name=value; repeatable (see spaghetti play --help).")
+def arena(pair: str, games: int, level: int, seed: int, cards_path: str | None, variant: str,
+          rule_options: tuple[str, ...]) -> None:
     """Play computer players against each other and report who is stronger.
 
     Two-player games over seeded programs, each program twice with the seats swapped. Prints
@@ -48,7 +54,10 @@ def arena(pair: str, games: int, level: int, seed: int, cards_path: str | None) 
       spaghetti arena --players normal,random --games 20
       spaghetti arena --players easy,random --games 100 --level 2 --seed 7
       spaghetti arena --players easy,random --cards examples/custom-cards.toml
+      spaghetti arena --players normal,easy --game pasta-logic --games 40
     """
+    from .main import _parse_options  # the same reading of --option as play and new
+
     a, b = _pair(pair)
     cards = ()
     if cards_path is not None:
@@ -68,7 +77,8 @@ def arena(pair: str, games: int, level: int, seed: int, cards_path: str | None) 
             progress.update(task, advance=1, wa=tally[0], wb=tally[1])
 
         match = play_match(a, b, make_player, games=games, level=level, seed=seed,
-                           on_game=on_game, cards=cards)
+                           on_game=on_game, cards=cards, variant=variant,
+                           options=_parse_options(rule_options))
     table = Table(title=f"{games} games, level {level}, seeds {seed} to {seed + (games - 1) // 2}, "
                         "seats swapped", title_justify="left")
     table.add_column("player")

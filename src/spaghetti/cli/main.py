@@ -171,10 +171,13 @@ _game_option = click.option(
               help="Continue the game recorded in FILE (its level, players, program and options).")
 @click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.toml", help=_CARDS_HELP)
+@click.option("--move-clock", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
+              help="Seconds a person has for each move (the Nightmare notes suggest 60); over "
+                   "it, a random option is played for them.")
 def play(variant: str, level: int, players: int, seed: int | None, program: str | None,
          lang: str,
          opponent: str, seat: int, rule_options: tuple[str, ...], save_path: str | None,
-         load_path: str | None, cards_path: str | None) -> None:
+         load_path: str | None, cards_path: str | None, move_clock: float | None) -> None:
     """Play a game in the terminal.
 
     At each decision the legal options are listed with numbers; type a number or the option
@@ -218,6 +221,7 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
     seats = [None if opponent == "human" or s == seat else make_player(opponent, ai_seed * 100 + s)
              for s in range(players)]
     session = Session(state, seats, lang=lang, console=_console(), save_path=save_path,
+                      move_clock=move_clock,
                       seed=shown_seed)
     sys.exit(session.run())
 

@@ -8,8 +8,9 @@ played by themselves; every move goes into the record.
 from __future__ import annotations
 
 import random
+import signal
 import sys
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -25,6 +26,10 @@ from ..i18n import colour, describe, lang_for, option_label, t
 from .render import render
 
 HUMAN, COMPUTER, FORCED = "human", "computer", "forced"
+
+
+class TimeUp(Exception):
+    """A person's move clock ran out."""
 QUIT_WORDS = {"quit", "exit", "q"}
 HINT_ITERATIONS = 3000  # the hint's MCTS budget (about half a second)
 
@@ -35,7 +40,8 @@ class Session:
     def __init__(self, state: State, players: Sequence[Player | None], *, lang: str = "en",
                  console: Console | None = None, save_path: str | None = None,
                  seed: int | None = None, read_line: Callable[[str], str] | None = None,
-                 clear: bool | None = None, hint_iterations: int = HINT_ITERATIONS):
+                 clear: bool | None = None, hint_iterations: int = HINT_ITERATIONS,
+                 move_clock: float | None = None):
         self.state = state
         self.players = list(players)
         self.lang = lang_for(lang, state)  # with the words of the game on the table
@@ -43,6 +49,9 @@ class Session:
         self.save_path = save_path
         self.seed = seed
         self.chance = random.Random(seed)  # draws the coin flips of the Nightmare notes
+        # Seconds a person has for a move (the Nightmare notes suggest a minute); over it, a
+        # random option is played for them, as the browser game's clock does.
+        self.move_clock = move_clock
         self.hint_iterations = hint_iterations
         self.read_line = read_line or self.console.input
         self.clear = self.console.is_terminal if clear is None else clear
@@ -142,10 +151,20 @@ class Session:
                 self.show()
                 dirty = False
             prompt = t("prompt", self.lang, p=colour(state.to_move, self.lang))
+            if self.move_clock:
+                prompt = t("clock_prompt", self.lang, s=round(self.move_clock)) + prompt
             try:
-                line = self.read_line(prompt)
+                with self._clock():
+                    line = self.read_line(prompt)
                 if self.echo_input:
                     self.console.print(line, markup=False, highlight=False)
+            except TimeUp:
+                self.say("")
+                option = self.chance.choice(state.legal())
+                self.notices.append((t("time_up", self.lang, option=option), "bold yellow"))
+                self.play_option(option, COMPUTER)
+                dirty = True
+                continue
             except EOFError:
                 self.say("")
                 return self._leave()
@@ -174,6 +193,27 @@ class Session:
                 self.play_option(state.legal()[0], FORCED)
             else:
                 return
+
+    def _clock(self):
+        """While a person thinks: an alarm after ``move_clock`` seconds raises
+        :class:`TimeUp` (where the platform has interval timers)."""
+        if not self.move_clock or not hasattr(signal, "setitimer"):
+            return nullcontext()
+
+        @contextmanager
+        def alarm():
+            def ring(signum, frame):
+                raise TimeUp
+
+            previous = signal.signal(signal.SIGALRM, ring)
+            signal.setitimer(signal.ITIMER_REAL, self.move_clock)
+            try:
+                yield
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+
+        return alarm()
 
     def _busy(self, message: str):
         """A spinner with a message while the computer thinks, on a terminal only."""

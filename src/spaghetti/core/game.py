@@ -61,7 +61,8 @@ def _check_options(options: dict, rules: Variant) -> dict:
     checked = {}
     for name, value in options.items():
         if name not in OPTIONS:
-            raise SetupError(f"unknown option {name!r}; options are: {', '.join(OPTIONS)}")
+            raise SetupError(f"unknown option {name!r}; the options of {rules.title} are: "
+                             f"{', '.join(rules.options)}")
         allowed = OPTIONS[name]
         if isinstance(value, str):  # as typed: true/on/yes, a number, none
             word = value.strip().lower()

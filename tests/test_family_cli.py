@@ -1,0 +1,84 @@
+"""The command line across the games of the family and the expansions: --game, --seat,
+export, the move clock, the arena."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+import spaghetti
+from spaghetti import records
+from spaghetti.cli.main import cli
+from spaghetti.cli.play import Session
+
+VARIANTS = ["spaghetti-code", "spaghetti-monsters", "pasta-logic", "nightmare"]
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_new_and_replay_every_game_of_the_family(variant, tmp_path):
+    path = tmp_path / "g.json"
+    result = run("new", "--game", variant, "--seed", "3", "-o", str(path))
+    assert result.exit_code == 0, result.output
+    data = json.loads(path.read_text())
+    assert data["variant"] == variant
+    result = run("play", "--load", str(path), "--vs", "random", input="1\n" * 400)
+    assert result.exit_code == 0, result.output
+    title = {"spaghetti-code": "Spaghetti Code", "spaghetti-monsters": "Spaghetti Monsters",
+             "pasta-logic": "Pasta Logic", "nightmare": "Nightmare"}[variant]
+    assert title in result.output
+
+
+def test_unknown_game_is_one_clear_error():
+    result = run("new", "--game", "chess")
+    assert result.exit_code == 2 and "chess" in result.output
+
+
+def test_state_for_a_seat_hides_the_other_instant_card(tmp_path):
+    state = spaghetti.new_game(3, 2, seed=5, options={"instant_cards": True})
+    state.apply("take 0")
+    state.apply("take 1")
+    path = tmp_path / "g.json"
+    path.write_text(records.dumps(state))
+    seen = json.loads(run("state", str(path), "--seat", "0").output)
+    assert seen["instant"][0]["card"] is not None and seen["instant"][1]["card"] is None
+    assert seen["viewer"] == 0
+    referee = json.loads(run("state", str(path)).output)
+    assert referee["instant"][1]["card"] is not None
+    masked = json.loads(run("export", str(path), "--seat", "1").output)
+    assert masked["masked_for"] == 1 and masked["instant_deal"].count(None) == 2
+    result = run("state", str(path), "--seat", "7")
+    assert result.exit_code == 2 and "viewer" in result.output
+
+
+def test_move_clock_plays_at_random_for_a_person_over_time():
+    state = spaghetti.new_game(1, 2, seed=2, variant="nightmare")
+    lines = iter(["1"] * 3)
+
+    def slow(prompt: str) -> str:
+        if len(state.history) == 0:
+            time.sleep(2)  # the clock rings first
+        return next(lines)
+
+    session = Session(state, [None, spaghetti.ai.RandomPlayer(1)], console=Console(
+        width=100, record=True), read_line=slow, clear=False, move_clock=1, seed=4)
+    try:
+        session.run()
+    except StopIteration:
+        pass
+    assert "Time ran out" in session.console.export_text()
+    assert session.who[0] == "computer"  # the first move was played for the person
+
+
+@pytest.mark.parametrize("variant", ["pasta-logic", "nightmare"])
+def test_arena_plays_every_game(variant):
+    result = run("arena", "--players", "easy,random", "--game", variant, "--games", "2")
+    assert result.exit_code == 0, result.output
+    assert "Elo" in result.output
