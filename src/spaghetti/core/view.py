@@ -96,6 +96,8 @@ def view(state: State, seat: int | str = REFEREE) -> dict:
             "name": {"en": card.name, "ja": card.name_ja} if known else None,
             "text": {"en": card.text_for(state.vals[i]), "ja": card.text_for(state.vals[i], "ja")}
             if known else None,
+            # The texts with their parameters as {0}, {1}, for readers that draw them apart.
+            "template": {"en": card.text, "ja": card.text_ja} if known else None,
             "params": list(state.vals[i]) if known else None,
             "modifiers": list(state.mods[i]) if known else None,
             "flags": state.owners(i),

@@ -63,9 +63,13 @@ def meta() -> dict:
         cards[card.name] = {"name": {"en": card.name, "ja": card.name_ja},
                             "text": {"en": card.text, "ja": card.text_ja},
                             "level": card.level, "params": list(card.params)}
+    games = {name: {"title": {"en": v.title, "ja": v.title_ja}, "vocabulary": v.vocabulary,
+                    "options": list(v.options), "levels": list(v.levels),
+                    "players": list(v.players)} for name, v in VARIANTS.items()}
     return {
         "cards": cards,
         "variants": list(VARIANTS),
+        "games": games,
         "options": {name: list(values) for name, values in OPTIONS.items()},
         "extras": {option: card.name for option, card in EXTRA_CARDS.items()},
         "difficulties": list(LEVELS),

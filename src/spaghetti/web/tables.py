@@ -36,7 +36,7 @@ from ..core.game import Game
 from ..core.state import State
 from ..core.view import OBSERVER, view
 from ..errors import IllegalOptionError, NotationError, SetupError
-from ..i18n import LANGS, colour, describe, option_label, t
+from ..i18n import LANGS, colour, describe, lang_for, option_label, t
 from .store import Store
 
 log = logging.getLogger("spaghetti.web")
@@ -108,6 +108,7 @@ class Table:
     def status(self, lang: str) -> str:
         """What is being decided, in words (or the result once the game is over)."""
         s = self.state
+        lang = lang_for(lang, s)  # the words of the game on the table
         if s.is_over:
             if s.winner is None:
                 return t("draw", lang)

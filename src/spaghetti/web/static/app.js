@@ -68,9 +68,32 @@ const UI = {
   },
 };
 
+// The words of the other games of the family, where they differ: Battle of the Spaghetti
+// Monsters (islands, inhabitants, a wizard) and the Nightmare notes (bits, the PC, HP).
+const VOCAB = {
+  monsters: {
+    en: { program: "Islands", running: "casting", increment: "Blessing", decrement: "Curse",
+      headNote: "Inhabitants head first (top). Ringed: the inhabitant with the turn. Dashed: still to act in this visit.",
+      "btn.run": "▶ cast" },
+    ja: { program: "島", running: "発動中", increment: "祝福", decrement: "呪い",
+      headNote: "島民は先頭が上。囲み: 手番の島民。点線: この訪問でまだ手番が来る島民。", "btn.run": "▶ 発動" },
+  },
+  nightmare: {
+    en: { life: "HP", headNote: "Bits head first (top). Ringed: the bit with the turn. Dashed: still to act in this visit." },
+    ja: { life: "HP", headNote: "ビットは先頭が上。囲み: 手番のビット。点線: この訪問でまだ手番が来るビット。" },
+  },
+};
+let vocabulary = "code";  // of the game on the table
+
 let lang = localStorage.getItem("spaghetti.lang") ||
   ((navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en");
-const w = (key) => (UI[lang][key] !== undefined ? UI[lang][key] : key);
+const w = (key) => {
+  const own = VOCAB[vocabulary] && VOCAB[vocabulary][lang];
+  if (own && own[key] !== undefined) return own[key];
+  return UI[lang][key] !== undefined ? UI[lang][key] : key;
+};
+const gameTitle = (variant) => (META && META.games && META.games[variant]
+  ? META.games[variant].title[lang] : w("title"));
 let META = null;
 
 // ------------------------------------------------------------------ small helpers
@@ -125,7 +148,9 @@ function applyStaticWords() {
 
 // The text of a card with its parameters as chips: {1} in the text becomes a clickable span.
 function cardText(card, index, legal) {
-  const tmpl = META.cards[card.card] ? META.cards[card.card].text[lang] : card.card;
+  if (card.card === null) return el("div", { class: "text" }, "?");  // face down
+  const tmpl = card.template ? card.template[lang]
+    : (META.cards[card.card] ? META.cards[card.card].text[lang] : card.card);
   const out = el("div", { class: "text" });
   const parts = tmpl.split(/\{(\d+)\}/);
   parts.forEach((part, i) => {
@@ -167,7 +192,7 @@ function renderBoard(v, ctx) {
       "data-index": i, "data-option": cardOptions[0] || null,
     },
     el("div", { class: "idx" }, i),
-    el("div", { class: "name" }, cardName(card.card)),
+    el("div", { class: "name" }, card.name ? card.name[lang] : (card.card === null ? "?" : cardName(card.card))),
     cardText(card, i, legal),
     queue,
     el("div", { class: "cursor" }, here ? `▲ ${v.direction > 0 ? "→" : "←"}` : "",
@@ -196,13 +221,13 @@ function renderBoard(v, ctx) {
     },
     el("span", { class: `swatch c${s}` }, lang === "ja" ? META.colours[s].ja : META.colours[s].mark),
     el("span", { class: "pname" }, colourName(s), el("small", {}, who)),
-    el("span", { class: "stat life", title: w("life") }, "♥ ", v.lives[s]),
+    el("span", { class: "stat life", title: w("life") }, vocabulary === "nightmare" ? "HP " : "♥ ", v.lives[s]),
     el("span", { class: "stat", title: w("supply") }, `${w("supply")} ${v.supply[s]}`),
     v.phase === "placement" ? el("span", { class: "stat" }, `${w("toPlace")} ${v.hand[s]}`) : null,
     el("span", { class: "stat" }, `${w("removed")} ${v.removed[s]}`),
     clock, marks));
   }
-  const chips = v.level >= 3 ? el("div", { class: "chips" }, `${w("chips")}: `,
+  const chips = v.chips.increment + v.chips.decrement > 0 || v.level >= 3 && vocabulary !== "nightmare" ? el("div", { class: "chips" }, `${w("chips")}: `,
     el("span", { class: "chip inc" }, `${w("increment")} ${v.chips.increment}`), " ",
     el("span", { class: "chip dec" }, `${w("decrement")} ${v.chips.decrement}`)) : null;
   return el("div", { class: "board" },
@@ -220,6 +245,8 @@ function fmtClock(sec) {
 // ------------------------------------------------------------------ home: new game, open record
 
 function homePage() {
+  document.querySelector(".brand").textContent = w("title");
+  vocabulary = "code";
   document.getElementById("subtitle").textContent = "";
   document.getElementById("conn").textContent = "";
   const form = el("form", { id: "new-game", class: "panel" });
@@ -228,7 +255,7 @@ function homePage() {
   const players = el("select", { name: "players", id: "players" },
     [2, 3, 4, 5].map((n) => el("option", { value: n }, n)));
   const variant = el("select", { name: "variant", id: "variant" },
-    META.variants.map((x) => el("option", { value: x }, x)));
+    META.variants.map((x) => el("option", { value: x }, gameTitle(x))));
   const seatBox = el("div", { class: "seats" });
   function drawSeats() {
     const kept = [...seatBox.querySelectorAll(".seat-row")].map((r) => [r.querySelector(".kind").value, r.querySelector(".diff").value]);
@@ -260,6 +287,20 @@ function homePage() {
       values.map((v) => el("option", { value: String(v) }, typeof v === "boolean" ? w(v ? "yes" : "no") : w(v))));
     opts.append(el("label", {}, el("span", {}, w(name)), sel));
   }
+  // Only the levels, player counts and options of the chosen game.
+  function fitGame() {
+    const g = META.games[variant.value];
+    opts.querySelectorAll("label").forEach((l) => {
+      const name = l.querySelector("select").dataset.optionName;
+      l.hidden = !g.options.includes(name);
+    });
+    for (const [box, allowed] of [[level, g.levels], [players, g.players]]) {
+      [...box.options].forEach((o) => { o.hidden = !allowed.includes(Number(o.value)); });
+      if (!allowed.includes(Number(box.value))) box.value = String(allowed[0]);
+    }
+    drawSeats();
+  }
+  variant.addEventListener("change", fitGame);
   const clockOn = el("input", { type: "checkbox", id: "clock-on" });
   const clockMin = el("input", { type: "number", id: "clock-min", min: 1, max: 600, value: 10 });
   const autoplay = el("input", { type: "checkbox", id: "autoplay", checked: true });
@@ -283,7 +324,7 @@ function homePage() {
     });
     const youIdx = rows.findIndex((r) => r.querySelector(".kind").value === "you");
     const options = {};
-    opts.querySelectorAll("select").forEach((s) => {
+    opts.querySelectorAll("label:not([hidden]) select").forEach((s) => {
       const vals = META.options[s.dataset.optionName];
       options[s.dataset.optionName] = typeof vals[0] === "boolean" ? s.value === "true" : s.value;
     });
@@ -324,7 +365,7 @@ function homePage() {
         " · ", g.over ? w("finished") : w("inPlay"));
     }).catch(() => item.remove());
   }
-  drawSeats();
+  fitGame();
 }
 
 // ------------------------------------------------------------------ the live table
@@ -401,6 +442,9 @@ function send(t, message) {
 function drawTable(t) {
   const m = t.msg;
   const v = m.view;
+  vocabulary = META.games && META.games[v.variant] ? META.games[v.variant].vocabulary : "code";
+  document.title = gameTitle(v.variant);
+  document.querySelector(".brand").textContent = gameTitle(v.variant);
   document.getElementById("subtitle").textContent = lang === "ja"
     ? `レベル${v.level} · ${v.players}人 · ${v.moves}手目` : `level ${v.level} · ${v.players} players · move ${v.moves}`;
   const mine = m.you !== null && v.to_move === m.you;
@@ -517,6 +561,7 @@ function replayPage(data, id, back, text, startAt) {
     said.textContent = f.text || "—";
     analysis.replaceChildren();
     result.textContent = f.view.phase === "over" ? data.status : "";
+    vocabulary = META.games && META.games[f.view.variant] ? META.games[f.view.variant].vocabulary : "code";
     view.replaceChildren(renderBoard(f.view, { legal: [], seats: [] }));
   }
   function stop() { clearInterval(timer); timer = null; playBtn.textContent = w("play"); }
