@@ -63,3 +63,11 @@ def random_game(level: int, players: int, seed: int, options: dict | None = None
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
     raise AssertionError("game did not end")
+
+
+def placed(state: spaghetti.State, cards0: list[int], cards1: list[int]) -> spaghetti.State:
+    """Two players place in turn: seat 0 on ``cards0[i]``, then seat 1 on ``cards1[i]``."""
+    for a, b in zip(cards0, cards1):
+        state.apply(f"place {a}")
+        state.apply(f"place {b}")
+    return state

@@ -5,6 +5,8 @@ import pytest
 
 import spaghetti
 from spaghetti import Game, SetupError, records
+
+from helpers import placed
 from spaghetti.cli.render import render
 from spaghetti.i18n import describe
 from rich.console import Console
@@ -16,13 +18,6 @@ LEVEL1 = ["Birth", "Drifting", "Death", "Prayer", "Sacrifice"]
 def game(program=LEVEL1, level=1, players=2, options=None):
     return spaghetti.new_game(level, players, program=program, options=options or {},
                               variant=MONSTERS)
-
-
-def placed(state, cards0, cards1):
-    for a, b in zip(cards0, cards1):
-        state.apply(f"place {a}")
-        state.apply(f"place {b}")
-    return state
 
 
 def test_monsters_islands_by_level_with_japanese_names():

@@ -7,18 +7,13 @@ import pytest
 import spaghetti
 from spaghetti import Game, SetupError, records
 
+from helpers import placed
+
 PASTA = "pasta-logic"
 
 
 def game(program, options=None):
     return spaghetti.new_game(1, 2, program=program, options=options or {}, variant=PASTA)
-
-
-def placed(state, cards0, cards1):
-    for a, b in zip(cards0, cards1):
-        state.apply(f"place {a}")
-        state.apply(f"place {b}")
-    return state
 
 
 # ---------------------------------------------------------------------------- setup
