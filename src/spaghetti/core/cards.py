@@ -80,10 +80,15 @@ class Choose:
     same_card: bool = False
     adjacent: bool = False
     later: bool = False
+    # True for the steps of the printed Spaghetti Code cards: the engine's fast path (C4).
+    plain: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.action not in CHOOSE_TARGETS:
             raise ValueError(f"unknown choice primitive {self.action!r}")
+        object.__setattr__(self, "plain", not (
+            self.other or self.head or self.same_card or self.adjacent or self.later
+            or self.action in ("reorder", "call", "charm", "jump", "float")))
         if self.head and self.action != "add_flag":
             raise ValueError("only add_flag takes 'head'")
         if self.same_card and self.action != "remove_flag":

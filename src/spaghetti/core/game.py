@@ -132,10 +132,18 @@ class Game:
                 raise SetupError(f"option {name} is for 3 to 5 players, not {self.players}")
         object.__setattr__(self, "custom_cards", _check_custom(self.custom_cards, rules))
 
-    @property
+    @cached_property
     def rules(self) -> Variant:
         """The game of the family this is (:mod:`spaghetti.core.variants`)."""
         return VARIANTS[self.variant]
+
+    @cached_property
+    def _by_name(self) -> dict[str, CardType]:
+        """Every card this game may name, by name in lower case (custom cards first)."""
+        cards = {}
+        for card in self.custom_cards + self.rules.all_cards():
+            cards.setdefault(card.name.lower(), card)
+        return cards
 
     # Facts of the level (SPEC 2.1).
     @property
@@ -222,9 +230,7 @@ class Game:
         """The card of this level with this name (letter case ignored)."""
         if not isinstance(name, str):
             raise SetupError(f"a card name must be a string, not {name!r}")
-        key = name.strip().lower()
-        card = next((c for c in self.custom_cards + self.rules.all_cards()
-                     if c.name.lower() == key), None)
+        card = self._by_name.get(name.strip().lower())
         if card is None:
             names = ", ".join(c.name for c in self.deck)
             raise SetupError(f"unknown card {name!r}; the cards of this game are: {names}")

@@ -494,20 +494,19 @@ class State:
             if step.amount is not None and vals[step.amount] == 0:
                 continue
             a = step.action
-            if self.free and (a == "raise" or a == "lower"):
-                return any(self.vals)  # numbers change freely (Nightmare)
-            if a == "charm" or a == "jump" or a == "float" or step.adjacent:
-                if self._nightmare_targets(step, vals):
-                    return True
-                continue
-            if a == "reorder" or a == "call":  # C4: something to reorder, somewhere to call
-                if self._choice_targets(step, vals):
-                    return True
-                continue
-            if step.other and a != "add_flag" and a != "move_card":
-                if self._other_targets(a):
-                    return True
-                continue
+            if not step.plain:  # the other games' and custom cards' choices
+                if a == "charm" or a == "jump" or a == "float" or step.adjacent:
+                    if self._nightmare_targets(step, vals):
+                        return True
+                    continue
+                if a == "reorder" or a == "call":  # C4: something to reorder, to call
+                    if self._choice_targets(step, vals):
+                        return True
+                    continue
+                if step.other and a != "add_flag" and a != "move_card":
+                    if self._other_targets(a):
+                        return True
+                    continue
             if a == "damage" or a == "remove_card" or a == "remove_flag":
                 return True
             if a == "add_flag":
@@ -523,6 +522,8 @@ class State:
             elif a == "move_flag" or a == "move_card":
                 if len(self.queues) > 1:
                     return True
+            elif self.free and (a == "raise" or a == "lower"):
+                return any(self.vals)  # numbers change freely (Nightmare)
             elif a == "raise":
                 if (self.chips[0] and any(self.vals)) or any(m < 0 for ms in self.mods for m in ms):
                     return True
@@ -575,12 +576,13 @@ class State:
                 return [N.TO | i for i in range(len(queues)) if i != sel[0]]
             this = self.uids.index(self.this_uid) if step.other and self.this_uid in self.uids \
                 else -1
-            focus = -1
             if step.same_card and self.chosen:  # every flag from the card of the first one
                 (uid,) = self.chosen
                 focus = self.uids.index(uid) if uid in self.uids else -2
+                return [N.FLAG | focus << 8 | k for k, c in enumerate(queues[focus])
+                        if not c & MOVED] if focus >= 0 else []
             return [N.FLAG | i << 8 | k for i, q in enumerate(queues) if i != this
-                    and (focus == -1 or i == focus) for k, c in enumerate(q) if not c & MOVED]
+                    for k, c in enumerate(q) if not c & MOVED]
         if a == "reorder" or a == "call":
             return self._choice_targets(step, self.cmd_vals)
         if a == "charm" or a == "jump" or a == "float" or step.adjacent:
@@ -721,7 +723,10 @@ class State:
     # ------------------------------------------------------------------ placement
 
     def _place(self, card: int) -> None:
-        self._put(card, self.to_move)
+        seat = self.to_move  # as _put, inline: placement is a hot path of random play
+        self.queues[card] += (seat << OWNER_SHIFT,)
+        self.hand[seat] -= 1
+        self.on_board[seat] += 1
         self.place_index += 1
         if self.place_index < len(self.place_order):
             self.to_move = self.place_order[self.place_index]
@@ -1042,8 +1047,9 @@ class State:
         self.this_uid = self.uids[c]
         self.removed_queue = None
         self.first_cmd = True
-        self.run_dir = self.direction  # copies read the direction of the start (Nightmare)
-        self.copied = frozenset((self.this_uid,))
+        if self.free:  # copies read the direction of the start (Nightmare) and end
+            self.run_dir = self.direction
+            self.copied = frozenset((self.this_uid,))
         card = self.kinds[c]
         if card.recalls:  # C11: the remembered commands, older first, as printed
             commands = self._remembered()
@@ -1079,7 +1085,7 @@ class State:
             count = 1 if step.count is None else vals[step.count]
             if count <= 0 or (step.amount is not None and vals[step.amount] == 0):
                 continue
-            if step.action == "jump" and self._locked_jump():
+            if not step.plain and step.action == "jump" and self._locked_jump():
                 continue
             self.count_left = count
             self.chosen = 0 if step.action == "damage" else frozenset()
