@@ -212,7 +212,11 @@ def test_a_dropped_connection_finds_the_game_as_it_was(client):
 # ---------------------------------------------------------------------- no leaks
 
 SETUPS = [(1, 2, {}), (2, 3, {}), (3, 2, {}), (2, 4, {"reverse_priority": True}),
-          (3, 3, {"memory": True, "stalemate": "manual"}), (1, 5, {"placement_order": "snake"})]
+          (3, 3, {"memory": True, "stalemate": "manual"}), (1, 5, {"placement_order": "snake"}),
+          # hidden information: instant cards, face-down cards (also laid out by A)
+          (3, 2, {"instant_cards": True, "sequential_open": True}),
+          (2, 2, {"fair_first": True, "sequential_open": True, "instant_cards": True}),
+          (1, 3, {"interrupt": True})]
 
 
 def test_every_seat_hears_only_its_own_view_over_many_random_games(client):
@@ -220,7 +224,7 @@ def test_every_seat_hears_only_its_own_view_over_many_random_games(client):
     for its options; spectators get the observer's view and no options."""
     rng = random.Random(2024)
     checked = 0
-    for g in range(18):
+    for g in range(27):
         level, players, options = SETUPS[g % len(SETUPS)]
         seed = rng.randrange(10_000)
         game = create(client, level=level, players=players, options=options,
