@@ -181,3 +181,16 @@ def test_nightmare_random_games_keep_the_invariants(players):
                         + on_way) == 10
         assert state.reason in ("elimination", "stalemate", "height")
         assert records.loads(records.dumps(state)).position_key() == state.position_key()
+
+
+def test_n5_mimic_jump_x_jumps_and_runs_x_too_and_fixes_nothing():
+    # The notes: [MIMIC][JUMP][X]: JUMP moves the PC, and X runs as well (one card "JUMP & X").
+    program = ["MIMIC", "JUMP", "ZAP", "REVERSE", "HEAL", "DEC", "INC"]
+    state = place(game(program, bits=2), [0, 6, 6, 6])
+    state.apply("run")
+    assert state.deciding == "card"  # JUMP's choice, copied: free
+    state.apply("card 4")  # at least 3 from the PC's card (MIMIC, 0): 3 or 4
+    assert state.choosing == "damage"  # then ZAP's text, still on MIMIC
+    state.apply("player 1")
+    assert state.lives == [10, 9] and state.jumps == ()  # a copy fixes nothing
+    assert state.kinds[state.cursor].name == "INC"  # HEAL at 4 was empty: on to the next bits
