@@ -82,3 +82,31 @@ def test_arena_plays_every_game(variant):
     result = run("arena", "--players", "easy,random", "--game", variant, "--games", "2")
     assert result.exit_code == 0, result.output
     assert "Elo" in result.output
+
+
+SETUPS = [("spaghetti-code", 3, 2, {"instant_cards": True, "sequential_open": True}),
+          ("spaghetti-code", 2, 2, {"fair_first": True, "memory": True}),
+          ("spaghetti-code", 1, 3, {"interrupt": True, "reverse_priority": True}),
+          ("spaghetti-monsters", 3, 2, {"instant_cards": True}),
+          ("pasta-logic", 1, 2, {"setup": "inflation"}),
+          ("pasta-logic", 1, 2, {}),
+          ("nightmare", 1, 2, {"coin_flip": True}),
+          ("nightmare", 1, 4, {})]
+
+
+@pytest.mark.parametrize("variant,level,players,options", SETUPS)
+def test_every_move_of_every_game_has_words_in_both_languages(variant, level, players, options):
+    import random
+
+    from spaghetti.i18n import describe, option_label
+
+    rng = random.Random(variant)
+    for seed in range(12):
+        state = spaghetti.new_game(level, players, seed=seed, options=options, variant=variant)
+        while not state.is_over:
+            legal = state.legal()
+            for option in legal[:4]:
+                assert option_label(state, option, "ja") and option_label(state, option)
+            option = rng.choice(legal)
+            assert describe(state, option) and describe(state, option, "ja")
+            state.apply(option)

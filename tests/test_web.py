@@ -11,6 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from spaghetti import records
+from spaghetti.core import notation as N
 from spaghetti.core.game import Game
 from spaghetti.core.view import view
 from spaghetti.web import create_app
@@ -141,6 +142,33 @@ def test_against_the_computer_the_game_plays_to_the_end(client):
     assert "勝ち" in msg["status"] or "引き分け" in msg["status"]
     final = records.loads(client.get(f"/api/games/{game['id']}/record").text)
     assert final.is_over and len(final.history) == v["moves"]
+
+
+@pytest.mark.parametrize("variant,options", [
+    ("pasta-logic", {"setup": "catastrophe"}), ("spaghetti-monsters", {}),
+    ("nightmare", {"coin_flip": True})])
+def test_every_game_of_the_family_plays_over_the_wire(client, variant, options):
+    """A person against the computer in each game; the server draws the coin flips itself."""
+    game = create(client, variant=variant, level=1, options=options, seed=5,
+                  seats=[{"kind": "human"}, {"kind": "computer", "difficulty": "random"}])
+    with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+        for _ in range(4000):
+            msg = next_state(ws)
+            if msg["type"] == "error":  # a forced move of ours the server played first
+                assert msg["code"] == "stale", msg
+                continue
+            v = msg["view"]
+            if v["phase"] == "over":
+                break
+            assert v["variant"] == variant
+            if v["to_move"] == 0 and v["legal"]:
+                ws.send_json({"type": "play", "option": v["legal"][-1], "moves": v["moves"]})
+        else:
+            pytest.fail("the game did not end")
+    final = records.loads(client.get(f"/api/games/{game['id']}/record").text)
+    assert final.is_over and final.game.variant == variant
+    if options.get("coin_flip"):
+        assert any(N.kind(a) == N.COIN for a in final.history)
 
 
 # ---------------------------------------------------------------------- refusals

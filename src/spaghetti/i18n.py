@@ -393,6 +393,9 @@ _EN = {
     "heal_self": "{who} (themself) gained {n} life",
     "swap_card": "swapped {src} and {dst}",
     "pick_reorder": "{p} reorders the flags of {dst}.",
+    "charm": "{owner}'s flag on {src} became {p}'s",
+    "jump": "the cursor jumps to {dst}",
+    "float": "{src} moved to place {n}",
     "reorder_flag": "{p} put {owner}'s flag in place {n} on {src}.",
     "call": "the cursor visits {dst} for a while",
     "rotate": "on every other card the tail flag went to the head",
@@ -442,6 +445,9 @@ _JA = {
     "heal_self": "{who}（自分）のライフが{n}増えた",
     "swap_card": "{src}と{dst}の位置を入れ替えた",
     "pick_reorder": "{p}が{dst}のフラグを並び替える。",
+    "charm": "{src}の{owner}のフラグが{p}の色になった",
+    "jump": "カーソルが{dst}へジャンプした",
+    "float": "{src}が位置{n}へ移動した",
     "reorder_flag": "{p}が{src}の{owner}のフラグを{n}番目にした。",
     "call": "カーソルが一時的に{dst}へ移動した",
     "rotate": "ほかのすべてのカードで末尾のフラグが先頭へ移った",
@@ -634,7 +640,10 @@ def describe(before: State, option: str, lang: str = "en") -> str:
             if before.choosing == "reorder":
                 return w["reorder_flag"].format(p=p, owner=owner, src=cname(before, c),
                                                 n=before.selection[1] + 1)
-            what.append(w["remove_flag"].format(owner=owner, src=cname(before, c)))
+            if before.choosing == "charm":
+                what.append(w["charm"].format(owner=owner, src=cname(before, c), p=p))
+            else:
+                what.append(w["remove_flag"].format(owner=owner, src=cname(before, c)))
         elif kind == N.TO:
             c, k = before.selection
             what.append(w["move_flag"].format(owner=colour(before.owners(c)[k], lang),
@@ -652,10 +661,14 @@ def describe(before: State, option: str, lang: str = "en") -> str:
                 what.append(w["add_flag"].format(dst=cname(before, c)))
             elif act == "call":
                 what.append(w["call"].format(dst=cname(before, c)))
+            elif act == "jump":
+                what.append(w["jump"].format(dst=cname(before, c)))
             elif act == "reorder":
                 return w["pick_reorder"].format(p=p, dst=cname(before, c))
             else:
                 return w["pick_card"].format(p=p, dst=cname(before, c))
+        elif kind == N.AT and before.choosing == "float":
+            what.append(w["float"].format(src=running, n=N.argument(action)))
         elif kind == N.AT:
             what.append(w["move_card"].format(dst=cname(before, before.selection),
                                               n=N.argument(action)))

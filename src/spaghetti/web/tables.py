@@ -367,8 +367,8 @@ class Hall:
         if state.is_over:
             raise WebError("the game is over", "over", 409)
         if state.to_move != seat:
-            raise WebError(f"it is {colour(state.to_move)}'s turn, not yours", "not_your_turn",
-                           403)
+            who = "the coin's" if state.is_chance else f"{colour(state.to_move)}'s"
+            raise WebError(f"it is {who} turn, not yours", "not_your_turn", 403)
         if table.kind(seat) != HUMAN:
             raise WebError("the computer plays this seat now", "not_your_turn", 403)
         self.commit(table, option)
@@ -381,10 +381,14 @@ class Hall:
         before = (state.copy(), list(table.clocks) if table.clocks else None, table.clock_since)
         mover = state.to_move
         try:
-            words = (describe(state, option, "en"), describe(state, option, "ja"))
             state.apply(option)
         except (IllegalOptionError, NotationError) as exc:
             raise WebError(str(exc), "illegal") from None
+        try:
+            words = (describe(before[0], option, "en"), describe(before[0], option, "ja"))
+        except Exception:  # the words are a courtesy: a fault in them must not stop the game
+            log.exception("no words for %r in game %s", option, table.id)
+            words = (option, option)
         now = time.monotonic()
         if table.clocks is not None and mover is not None and table.kind(mover) == HUMAN:
             table.clocks[mover] = max(0.0, table.clocks[mover] - (now - table.clock_since))
