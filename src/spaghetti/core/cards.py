@@ -182,6 +182,12 @@ class CardType:
     def __repr__(self) -> str:
         return f"CardType({self.name})"
 
+    def __copy__(self) -> CardType:
+        return self  # immutable, and known by identity
+
+    def __deepcopy__(self, memo) -> CardType:
+        return self
+
 
 ADD_FLAG = CardType(
     "AddFlag", "フラグ追加",

@@ -132,6 +132,9 @@ class Game:
                 raise SetupError(f"option {name} is for 3 to 5 players, not {self.players}")
         object.__setattr__(self, "custom_cards", _check_custom(self.custom_cards, rules))
 
+    def __deepcopy__(self, memo) -> Game:
+        return self  # immutable: a copied state keeps its game (and its cards' identities)
+
     @cached_property
     def rules(self) -> Variant:
         """The game of the family this is (:mod:`spaghetti.core.variants`)."""
@@ -205,6 +208,11 @@ class Game:
         return tuple(c for c in rules.cards if c.level <= self.level) + tuple(
             card for option, card in rules.extra.items() if self.options[option]) + \
             self.custom_cards
+
+    @property
+    def hidden_information(self) -> bool:
+        """Does this game hide anything from the players (instant cards, sequential open)?"""
+        return bool(self.options["instant_cards"] or self.options["sequential_open"])
 
     @cached_property
     def calls(self) -> bool:

@@ -1,0 +1,1 @@
+"""Bridges from the engine's one door to other frameworks (OpenSpiel)."""
