@@ -346,3 +346,84 @@ def test_unsupported_games_get_one_clear_message():
         solve(spaghetti.new_game(level=1, players=3))
     with pytest.raises(UnsupportedError, match="level-1 cards"):
         solve(spaghetti.new_game(level=2, players=2))
+
+
+# ------------------------------------------------------------------ command line
+
+def _late_record(tmp_path):
+    """A record ending in a late position the solver proves at once."""
+    from spaghetti import records
+    rng = random.Random(4)
+    for g in range(200):
+        state = spaghetti.new_game(level=1, program=PROGRAMS[0])
+        while not state.is_over:
+            if state.decision == D_TURN and sum(state.lives) <= 3:
+                try:
+                    solve(state, time_limit=2, line=False)
+                except Timeout:
+                    break
+                path = tmp_path / "late.json"
+                path.write_text(records.dumps(state))
+                return path
+            acts = state.legal_actions()
+            run = [a for a in acts if a != N.PASS]
+            state.apply_action(rng.choice(run if run and rng.random() < 0.8 else acts))
+    raise AssertionError("no late position found")
+
+
+def test_cli_solve_a_record_prints_the_winner_and_a_line(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from spaghetti.cli.main import cli
+    path = _late_record(tmp_path)
+    out = CliRunner().invoke(cli, ["solve", str(path), "--json", "--time-limit", "30"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output.strip().splitlines()[-1])
+    assert data["winner"] in (0, 1) and data["line"]
+    out = CliRunner().invoke(cli, ["solve", str(path)])
+    assert out.exit_code == 0 and "winner under perfect play: seat" in out.output
+
+
+def test_cli_solve_bad_input_is_one_line():
+    from click.testing import CliRunner
+
+    from spaghetti.cli.main import cli
+    runner = CliRunner()
+    out = runner.invoke(cli, ["solve"])
+    assert out.exit_code == 2 and "give a record FILE" in out.output
+    out = runner.invoke(cli, ["solve", "--level", "1"])
+    assert out.exit_code == 2 and "--program" in out.output
+    out = runner.invoke(cli, ["solve", "--level", "1", "--program", "Bug,Nope,AddFlag,Bug"])
+    assert out.exit_code == 2 and "unknown card" in out.output
+
+
+def test_cli_solve_time_limit_exits_3():
+    from click.testing import CliRunner
+
+    from spaghetti.cli.main import cli
+    out = CliRunner().invoke(cli, ["solve", "--level", "1", "--time-limit", "0.2", "--program",
+                                   "Bug,MoveFlag,AddFlag,RemoveFlag,ForkBomb"])
+    assert out.exit_code == 3 and "time limit" in out.output
+
+
+def test_level1_results_file_resumes_and_makes_markdown(tmp_path, monkeypatch):
+    from spaghetti.solver import level1
+    calls = []
+
+    def fake(program, time_limit=None):
+        calls.append(program)
+        return {"program": level1.program_id(program), "status": "solved",
+                "winner": len(calls) % 2, "seconds": 0.1, "nodes": 1, "line": ["place 0"]}
+
+    monkeypatch.setattr(level1, "solve_one", fake)
+    path = str(tmp_path / "level1.json")
+    level1.run(path, workers=1, limit=3)
+    assert len(calls) == 3
+    level1.run(path, workers=1, limit=2)  # resumes: the next two programs, not the first three
+    assert len(calls) == 5 and len(set(calls)) == 5
+    data = level1.load(path)
+    assert level1.summary(data)["solved"] == 5
+    md = level1.markdown(data)
+    assert "Solved: 5 of 120" in md and md.count("not yet solved") == 115
