@@ -410,6 +410,11 @@ from .arena import arena  # noqa: E402
 
 cli.add_command(arena)
 
+from .solve import solve, solve_level1  # noqa: E402
+
+cli.add_command(solve)
+cli.add_command(solve_level1)
+
 
 def main(argv: list[str] | None = None, prog_name: str = "spaghetti") -> None:
     """Entry point of the ``spaghetti`` command."""

@@ -1,0 +1,140 @@
+"""``spaghetti solve`` and ``spaghetti solve-level1``: the exact solver from the command line."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import click
+from rich.console import Console
+
+from ..errors import SetupError, SpaghettiError
+
+PLAYER_NAMES = ("seat 0 (first player)", "seat 1 (second player)")
+
+
+def _progress(console: Console, status, start: float):
+    def on_progress(solver) -> None:
+        status.update(f"solving... {solver.nodes:,} positions searched, table "
+                      f"{len(solver.table):,}, {time.monotonic() - start:.0f} s")
+    return on_progress
+
+
+@click.command()
+@click.argument("file", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--level", type=click.IntRange(1, 1), default=None,
+              help="Solve from the empty board at this level (the solver covers level 1).")
+@click.option("--program", metavar="A,B,C,D,E", default=None,
+              help="With --level: the program, card names in order, separated by commas.")
+@click.option("--time-limit", type=click.FloatRange(min=0.1), default=None, metavar="SECONDS",
+              help="Give up after this many seconds (exit status 3).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the result as JSON (winner, line, nodes, seconds).")
+def solve(file: str | None, level: int | None, program: str | None, time_limit: float | None,
+          as_json: bool) -> None:
+    """Solve a position exactly: who wins under perfect play, and a principal line.
+
+    FILE is a game record: the position at its end is solved (any decision: placement, a turn,
+    or the middle of a command). Or give --level 1 --program A,B,C,D,E to solve from the empty
+    board. The solver covers 2-player games with level-1 cards and automatic stalemate.
+
+    \b
+    Examples:
+      spaghetti solve game.json --time-limit 60
+      spaghetti solve --level 1 --program Bug,MoveFlag,AddFlag,RemoveFlag,ForkBomb
+    """
+    from .. import records
+    from ..solver.api import Timeout, solve as solve_state
+    from .main import _parse_program, _read_record_data
+
+    if (file is None) == (level is None):
+        raise SetupError("give a record FILE, or --level 1 --program A,B,C,D,E (not both)")
+    if file is not None:
+        if program is not None:
+            raise SetupError("--program goes with --level, not with a FILE")
+        state = records.replay(_read_record_data(file))
+    else:
+        names = _parse_program(program)
+        if names is None:
+            raise SetupError("--level needs --program A,B,C,D,E (card names in order)")
+        from ..core.game import Game
+        state = Game(level=level, players=2).new_state(program=names)
+    console = Console(highlight=False, stderr=True)
+    start = time.monotonic()
+    try:
+        with console.status("solving...", spinner="dots") as status:
+            result = solve_state(state, time_limit=time_limit,
+                                 on_progress=_progress(console, status, start))
+    except Timeout:
+        click.echo(f"spaghetti: no result within the time limit of {time_limit:g} s", err=True)
+        raise SystemExit(3)
+    if as_json:
+        click.echo(json.dumps({"winner": result.winner, "line": result.line,
+                               "nodes": result.nodes, "seconds": round(result.seconds, 3)}))
+        return
+    click.echo(f"winner under perfect play: {PLAYER_NAMES[result.winner]}")
+    click.echo(f"searched {result.nodes:,} positions in {result.seconds:.2f} s")
+    click.echo("principal line: " + (", ".join(result.line) if result.line else "(game over)"))
+
+
+@click.command("solve-level1")
+@click.option("--output", type=click.Path(dir_okay=False), default="docs/solved/level1.json",
+              show_default=True, help="The results file; programs already in it are skipped.")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Processes in the local pool.")
+@click.option("--time-limit", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
+              metavar="SECONDS", help="Per program; a program that runs out is saved as open.")
+@click.option("--limit", type=click.IntRange(min=0), default=None,
+              help="Solve at most N programs in this run.")
+@click.option("--retry", is_flag=True, help="Try again the programs saved as open.")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Run on a Ray cluster at ADDRESS ('local': Ray on this machine).")
+@click.option("--markdown", "md_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the table and discussion (docs/solved/level1.md) from the results.")
+def solve_level1(output: str, workers: int, time_limit: float, limit: int | None, retry: bool,
+                 ray_address: str | None, md_path: str | None) -> None:
+    """Level 1 solved: the winner from the empty board for each of the 120 programs.
+
+    Resumable: each result is saved as soon as it is found, and a run skips the programs
+    already in the file. Runs use a local process pool, or a Ray cluster with --ray.
+
+    \b
+    Examples:
+      spaghetti solve-level1 --limit 4 --time-limit 300
+      spaghetti solve-level1 --markdown docs/solved/level1.md --limit 0
+    """
+    from ..solver import level1
+
+    console = Console(highlight=False)
+    try:
+        data = level1.load(output)
+    except (ValueError, json.JSONDecodeError) as exc:
+        raise SpaghettiError(f"{output}: {exc}") from None
+    work = level1.todo(data, retry, limit)
+    if work:
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn)
+        with Progress(TextColumn("level 1"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("{task.fields[last]}"), TimeElapsedColumn(),
+                      console=console, disable=not console.is_terminal) as progress:
+            task = progress.add_task("solve", total=len(work), last="")
+
+            def on_result(r) -> None:
+                what = (f"seat {r['winner']} wins" if r["status"] == "solved" else "open")
+                progress.update(task, advance=1, last=f"{r['program']}: {what}")
+                if not console.is_terminal:
+                    click.echo(f"{r['program']}: {what} ({r['seconds']} s)")
+
+            try:
+                data = level1.run(output, workers, time_limit, limit, retry, ray_address,
+                                  on_result)
+            except RuntimeError as exc:
+                raise SpaghettiError(str(exc)) from None
+    s = level1.summary(data)
+    click.echo(f"solved {s['solved']} of {s['programs']}: first player wins {s['first']}, "
+               f"second player wins {s['second']}, open {s['timeouts']}")
+    if md_path:
+        import os
+        os.makedirs(os.path.dirname(os.path.abspath(md_path)), exist_ok=True)
+        with open(md_path, "w", encoding="utf-8") as f:
+            f.write(level1.markdown(data))
