@@ -60,8 +60,7 @@ def masked_record_of(state: State, seat: int, meta: dict | None = None) -> dict[
         return record
     record["masked_for"] = seat
     if state.deal:
-        order = [1 - state.first, state.first]  # the seats in drawing order
-        known = {state.drawn[k] for k, s in enumerate(order[:len(state.drawn)])
+        known = {index for index, s in state.drawn_by().items()
                  if knows_instant(state, seat, s)}
         record["instant_deal"] = [card.name if i in known or state.is_over else None
                                   for i, card in enumerate(state.deal)]

@@ -283,7 +283,16 @@ class State:
     @property
     def hidden(self) -> bool:
         """Does this game hide anything from the players (instant cards, sequential open)?"""
-        return self.inst_on or self.seq_open
+        return self.game.hidden_information
+
+    @property
+    def draw_order(self) -> tuple[int, int]:
+        """The seats in the order they take instant cards: the second player first (000)."""
+        return (1 - self.first, self.first)
+
+    def drawn_by(self) -> dict[int, int]:
+        """Each face-down instant card taken so far (by its number) and the seat that took it."""
+        return dict(zip(self.drawn, self.draw_order))
 
     def determinize(self, seat: int, rng) -> State:
         """A copy in which what ``seat`` may not know is dealt anew with ``rng``, consistently
@@ -302,8 +311,7 @@ class State:
         return new
 
     def _redeal_instants(self, seat: int, rng) -> None:
-        order = (1 - self.first, self.first)  # the second player draws first
-        owner = {index: order[k] for k, index in enumerate(self.drawn)}
+        owner = self.drawn_by()
         unknown = [i for i in range(len(self.deal)) if i not in owner or not (
             owner[i] == seat or (self.instant_gone[owner[i]] or ("",))[0] == "used")]
         cards = sorted((self.deal[i] for i in unknown), key=lambda c: c.name)
@@ -757,7 +765,7 @@ class State:
         if self.inst_on:
             self.phase = SETUP
             self.decision = D_TAKE
-            self.to_move = 1 - self.first  # the second player takes first (000)
+            self.to_move = self.draw_order[0]
         else:
             self._start_placement()
 
@@ -825,7 +833,7 @@ class State:
             if len(self.drawn) == 2:  # the third card stays face down all game
                 self._start_placement()
             else:
-                self.to_move = self.first
+                self.to_move = self.draw_order[1]
 
     def _open_turn(self, action: int) -> None:
         """Sequential open: place on the open card or pass, in one rotation; when everyone has
@@ -1223,10 +1231,13 @@ class State:
         if back.__class__ is int:
             self.cursor = self.uids.index(back)
             return
-        n = len(self.queues)
-        i = back[1]
-        self.cursor = (i if self.direction > 0 else i - 1) % n
+        self.cursor = self._place_follower(back[1], len(self.queues))
         self._arrive()
+
+    def _place_follower(self, i: int, n: int) -> int:
+        """C3 from the place a removed card had (C19): the card now at index i going forward,
+        the one before it going backward, among ``n`` cards."""
+        return (i if self.direction > 0 else i - 1) % n
 
     def _leave(self, c: int) -> None:
         """The cursor leaves card c: with temporary chips (C17) its chips go back."""
@@ -1437,8 +1448,8 @@ class State:
                 caller = self.uids.index(back)
                 self.cursor = caller - 1 if caller > i else caller
             else:
-                self.cursor = (back[1] if self.direction > 0 else back[1] - 1) % n
-                self.cursor = self.cursor - 1 if self.cursor > i else self.cursor
+                follower = self._place_follower(back[1], n)
+                self.cursor = follower - 1 if follower > i else follower
                 self.rearrive = True
         elif i == cursor and n > 1:
             # C3: the visit ends; the follower, worked out before the removal, is arrived at anew.

@@ -50,15 +50,14 @@ def _instant(state: State, viewer) -> list[dict] | None:
     know it, its kind, values and chips."""
     if not state.game.options["instant_cards"]:
         return None
-    order = [1 - state.first, state.first]  # the second player draws first
+    taken = {seat: index for index, seat in state.drawn_by().items()}
     shown = []
     for seat in range(state.players):
-        k = order.index(seat)
         entry = {"status": "none", "card": None, "params": None, "modifiers": None}
         shown.append(entry)
-        if k >= len(state.drawn):
+        if seat not in taken:
             continue
-        card = state.deal[state.drawn[k]]
+        card = state.deal[taken[seat]]
         held, gone = state.instant[seat], state.instant_gone[seat]
         entry["status"] = "held" if held else gone[0]
         known = knows_instant(state, viewer, seat)

@@ -215,6 +215,7 @@ class Solver:
                     hit = INF
                     break
                 continue
+            key, known = None, self.table  # an irreversible turn: a new epoch's table
             if tag == REV:
                 key = model.rep_key(res)
                 idx = path.get(key)
@@ -224,21 +225,14 @@ class Solver:
                         break
                     hit = min(hit, idx)
                     continue
-                w = table.get(res)
-                if w is not None:
-                    if w == mover:
-                        result, hit = mover, INF
-                        break
-                    continue
-                pending.append((res, key))
-            else:
-                w = self.table.get(res)
-                if w is not None:
-                    if w == mover:
-                        result, hit = mover, INF
-                        break
-                    continue
-                pending.append((res, None))
+                known = table
+            w = known.get(res)
+            if w is not None:
+                if w == mover:
+                    result, hit = mover, INF
+                    break
+                continue
+            pending.append((res, key))
         if result is None:
             for res, key in pending:
                 if key is None:
