@@ -16,7 +16,7 @@ PLAYER_NAMES = ("seat 0 (first player)", "seat 1 (second player)")
 def _progress(console: Console, status, start: float):
     def on_progress(solver) -> None:
         status.update(f"solving... {solver.nodes:,} positions searched, table "
-                      f"{len(solver.table):,}, {time.monotonic() - start:.0f} s")
+                      f"{solver.table_size:,}, {time.monotonic() - start:.0f} s")
     return on_progress
 
 

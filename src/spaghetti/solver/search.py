@@ -28,6 +28,10 @@ an empty one too).
 **Move ordering.** First turns whose outcome is known at once (a game end, a repetition, a table
 entry): a win among them ends the search of the node. Then irreversible turns, damage to the
 opponent and removal of their flags first, then the reversible ones.
+
+**Backends.** The extension ``_csearch`` does the same search in C (the same values, tables,
+move order and node count) on positions packed into 128 bits; ``Solver`` uses it when it is
+built and the model fits it, else the Python code below.
 """
 
 from __future__ import annotations
@@ -37,17 +41,50 @@ import time
 
 from .fast import END, IRR, REV, Model
 
+try:
+    from . import _csearch
+except ImportError:  # built without a compiler: the Python search
+    _csearch = None
+
 INF = 1 << 30
+BACKENDS = ("auto", "c", "python")
 
 
 class Timeout(Exception):
     """The time limit was reached before the value was proven."""
 
 
-class Solver:
-    """Solves positions of one :class:`~.fast.Model`; its table is kept between calls."""
+def c_unsupported_reason(model: Model) -> str | None:
+    """Why the C search cannot take this model, or None if it can."""
+    if _csearch is None:
+        return "the extension spaghetti.solver._csearch is not built"
+    if len(model.kinds) > _csearch.MAX_CARDS:
+        return f"the C search covers programs of up to {_csearch.MAX_CARDS} cards"
+    if len(model.placement_order) + 2 * model.supply > _csearch.MAX_FLAGS:
+        return f"the C search covers up to {_csearch.MAX_FLAGS} flags"
+    if max(model.life, model.supply) > _csearch.MAX_VALUE:
+        return f"the C search covers lives and supplies up to {_csearch.MAX_VALUE}"
+    return None
 
-    def __init__(self, model: Model, time_limit: float | None = None, on_progress=None):
+
+class Solver:
+    """Solves positions of one :class:`~.fast.Model`; its table is kept between calls.
+
+    ``backend``: "c" (the extension; ValueError if it cannot take the model), "python", or
+    "auto" (C when it can)."""
+
+    def __init__(self, model: Model, time_limit: float | None = None, on_progress=None,
+                 backend: str = "auto"):
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
+        self._core = None
+        if backend != "python":
+            reason = c_unsupported_reason(model)
+            if reason is None:
+                self._core = _csearch.Core(model.kinds, Timeout)
+            elif backend == "c":
+                raise ValueError(reason)
+        self.backend = "python" if self._core is None else "c"
         self.model = model
         self.table: dict = {}
         self.nodes = 0
@@ -61,9 +98,22 @@ class Solver:
 
     # ---------------------------------------------------------------- public
 
+    @property
+    def table_size(self) -> int:
+        """Entries in the main table."""
+        return len(self.table) if self._core is None else self._core.table_size
+
     def value(self, pos, history=()) -> int:
         """The seat that wins from the turn position ``pos`` under perfect play; ``history``:
         the repetition keys of the current epoch before ``pos`` (``Model.rep_key``)."""
+        if self._core is not None:
+            if self.model.rep_key(pos) in history:
+                return self.model.tiebreak(pos)
+            progress = None if self.on_progress is None else self._c_progress
+            try:
+                return self._core.value(pos, tuple(history), self.deadline, progress)
+            finally:
+                self.nodes = self._core.nodes
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 200000))
         self.tentative.clear()
@@ -343,6 +393,10 @@ class Solver:
         if hit >= d:
             table[pos] = 1 - mover
         return 1 - mover, hit
+
+    def _c_progress(self):
+        self.nodes = self._core.nodes
+        self.on_progress(self)
 
     def _tick(self):
         if self.deadline is not None and time.monotonic() > self.deadline:
