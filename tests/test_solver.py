@@ -13,7 +13,16 @@ from spaghetti.core import notation as N
 from spaghetti.core.state import D_TURN
 from spaghetti.solver.api import Timeout, UnsupportedError, solve
 from spaghetti.solver.fast import END, IRR, REV, Model, from_state
-from spaghetti.solver.search import Solver
+from spaghetti.solver.search import Solver, _csearch
+
+# The value tests run on both searches; the C one needs the extension built.
+BACKENDS = [pytest.param("c", marks=pytest.mark.skipif(
+    _csearch is None, reason="the C extension spaghetti.solver._csearch is not built")), "python"]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    return request.param
 
 PROGRAMS = [
     ["Bug", "MoveFlag", "AddFlag", "RemoveFlag", "ForkBomb"],
@@ -167,7 +176,7 @@ def minimax_engine(state, budget):
     return 1 - mover
 
 
-def test_solver_agrees_with_engine_minimax_on_late_positions():
+def test_solver_agrees_with_engine_minimax_on_late_positions(backend):
     """Late positions of random games, small enough for minimax through the engine itself."""
     compared = 0
     old = sys.getrecursionlimit()
@@ -180,7 +189,7 @@ def test_solver_agrees_with_engine_minimax_on_late_positions():
                 expected = minimax_engine(state.copy(), [3_000])
             except Budget:
                 continue
-            assert solve(state, line=False).winner == expected
+            assert solve(state, line=False, backend=backend).winner == expected
             compared += 1
             if compared >= 10:
                 break
@@ -200,7 +209,8 @@ TINY = [
 
 
 @pytest.mark.parametrize("program,order,life,supply", TINY)
-def test_solver_agrees_with_fast_minimax_on_every_tiny_position(program, order, life, supply):
+def test_solver_agrees_with_fast_minimax_on_every_tiny_position(program, order, life, supply,
+                                                                backend):
     """Tiny games (few cards, flags and lives): every reachable turn position, solved both by
     the search (path-aware table) and by exhaustive minimax, with and without a history."""
     model = Model(program, order, life, supply)
@@ -210,7 +220,7 @@ def test_solver_agrees_with_fast_minimax_on_every_tiny_position(program, order, 
         ppos = stack.pop()
         for _, child in model.place_moves(ppos):
             (stack.append if child[0] == "place" else starts.add)(child)
-    solver = Solver(model)
+    solver = Solver(model, backend=backend)
     compared = 0
     for start in sorted(starts):
         # the start, and positions along a few lines of play with their histories
@@ -236,7 +246,7 @@ def test_solver_agrees_with_fast_minimax_on_every_tiny_position(program, order, 
 
 # ------------------------------------------------------------------ C9 stalemate scoring
 
-def test_c9_repetition_is_scored_by_the_tie_break_of_the_repeated_position():
+def test_c9_repetition_is_scored_by_the_tie_break_of_the_repeated_position(backend):
     """Two MoveFlag cards and nothing else: no turn is irreversible, so every game ends by a
     repetition (C9), and the value is the tie-break of the position that repeats."""
     model = Model(["MoveFlag", "MoveFlag"], (0, 1), 1, 0)
@@ -244,7 +254,8 @@ def test_c9_repetition_is_scored_by_the_tie_break_of_the_repeated_position():
     # seat 0's flag on card 0 has the turn; each side has 1 flag and 1 life: (1), (2) tie,
     # (3) heads tie, (4) the cursor's card decides.
     assert model.fixed_tiebreak(start) is None
-    assert Solver(model).value(start) == minimax_fast(model, start, {model.rep_key(start)})
+    expected = minimax_fast(model, start, {model.rep_key(start)})
+    assert Solver(model, backend=backend).value(start) == expected
 
 
 def test_c9_auto_stalemate_ends_at_the_first_repeated_position_like_the_engine():
@@ -285,7 +296,7 @@ def test_c9_fixed_tie_break_when_lives_or_flag_counts_differ():
     assert model.tiebreak((qs3, 4, 0, (5, 5), (6, 6))) == 0
 
 
-def test_c9_history_changes_the_value_and_the_solver_follows_it():
+def test_c9_history_changes_the_value_and_the_solver_follows_it(backend):
     """A position whose value depends on the path (graph-history interaction): the solver's
     values with each history agree with minimax given the same history."""
     model = Model(["MoveFlag", "RemoveFlag", "MoveFlag"], (0, 1), 1, 0)
@@ -300,7 +311,7 @@ def test_c9_history_changes_the_value_and_the_solver_follows_it():
                 break
             pos = nxt[-1]
             line.append(pos)
-        solver = Solver(model)
+        solver = Solver(model, backend=backend)
         for i, p in enumerate(line):
             hist = {model.rep_key(x) for x in line[:i]}
             try:
@@ -314,7 +325,7 @@ def test_c9_history_changes_the_value_and_the_solver_follows_it():
     assert found >= 5
 
 
-def test_solve_mid_command_and_the_principal_line_is_a_won_game():
+def test_solve_mid_command_and_the_principal_line_is_a_won_game(backend):
     """Late positions in the middle of a command (a target to choose): the line the solver
     gives is legal from there and ends with the winner it announced."""
     rng = random.Random(11)
@@ -324,7 +335,7 @@ def test_solve_mid_command_and_the_principal_line_is_a_won_game():
         while not state.is_over and done < 6:
             if state.deciding in ("to", "flag", "player", "card") and sum(state.lives) <= 3:
                 try:
-                    result = solve(state, time_limit=3)
+                    result = solve(state, time_limit=3, backend=backend)
                 except Timeout:
                     break
                 replay = state.copy()

@@ -56,10 +56,10 @@ def check_supported(state) -> None:
 class _Run:
     """One solve: a model, a solver and a placement table shared by every sub-search."""
 
-    def __init__(self, state, time_limit, on_progress):
+    def __init__(self, state, time_limit, on_progress, backend):
         self.model = Model(state.program, state.game.placement_order, state.game.life,
                            state.game.supply)
-        self.solver = Solver(self.model, time_limit, on_progress)
+        self.solver = Solver(self.model, time_limit, on_progress, backend)
         self.place_table: dict = {}
 
     # Placement: a plain minimax with a table (there is no repetition before execution).
@@ -128,9 +128,11 @@ class _Run:
         return w, [N.to_string(action)] + rest
 
 
-def solve(state, time_limit: float | None = None, on_progress=None, line: bool = True) -> Result:
+def solve(state, time_limit: float | None = None, on_progress=None, line: bool = True,
+          backend: str = "auto") -> Result:
     """Solve an engine state. Raises :class:`Timeout` when ``time_limit`` (seconds) runs out,
-    :class:`UnsupportedError` for a game the solver does not cover.
+    :class:`UnsupportedError` for a game the solver does not cover. ``backend``: see
+    :class:`~.search.Solver`.
 
     >>> import spaghetti
     >>> s = spaghetti.new_game(level=1, program=["Bug", "MoveFlag", "AddFlag", "RemoveFlag",
@@ -142,15 +144,15 @@ def solve(state, time_limit: float | None = None, on_progress=None, line: bool =
     """
     check_supported(state)
     start = time.monotonic()
-    run = _Run(state, time_limit, on_progress)
+    run = _Run(state, time_limit, on_progress, backend)
     winner, pv = run.value_line(state, line)
     return Result(winner, pv, run.solver.nodes, time.monotonic() - start)
 
 
 def solve_program(program, time_limit: float | None = None, on_progress=None,
-                  line: bool = True) -> Result:
+                  line: bool = True, backend: str = "auto") -> Result:
     """Solve a level-1, 2-player game from the empty board with the program in this order."""
     from ..core.game import Game
 
     state = Game(level=1, players=2).new_state(program=list(program))
-    return solve(state, time_limit, on_progress, line)
+    return solve(state, time_limit, on_progress, line, backend)
