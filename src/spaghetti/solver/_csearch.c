@@ -298,8 +298,8 @@ static int fixed_tiebreak(const Core *S, const Pos *p) {
     return -1;
 }
 
-/* ------------------------------------------------------------------ moves (Model.moves and
- * Solver._ordered: the same turns in the same order, equal results listed once) */
+/* ------------------------------------------------------------------ moves (Model.moves without
+ * self-damage, and Solver._ordered: the same turns in the same order, equal results once) */
 
 #define DSLOTS 1024
 
@@ -387,12 +387,11 @@ static size_t gen(Core *S, const Pos *p) {
         after(S, base, p, &q, NULL);
         count_flags(S, p, flags);
         flags[mover]--;
-        for (int t = 0; t < 2; t++) {
-            q = *p; q.run = -1;
-            q.lives[t] -= 2;
-            remove_flag(&q, cursor, k);
-            after(S, base, p, &q, flags);
-        }
+        /* aimed at the opponent only: aiming at oneself is dominated (fast.Model.moves) */
+        q = *p; q.run = -1;
+        q.lives[1 - mover] -= 2;
+        remove_flag(&q, cursor, k);
+        after(S, base, p, &q, flags);
     } else {
         q = *p;
         after(S, base, p, &q, NULL);
@@ -411,12 +410,10 @@ static size_t gen(Core *S, const Pos *p) {
                     }
         } else {
             count_flags(S, p, flags);
-            if (kind == BUG) {
-                for (int t = 0; t < 2; t++) {
-                    q = *p;
-                    q.lives[t] -= 1;
-                    after(S, base, p, &q, flags);
-                }
+            if (kind == BUG) { /* at the opponent only, as for ForkBomb */
+                q = *p;
+                q.lives[1 - mover] -= 1;
+                after(S, base, p, &q, flags);
             } else if (kind == ADD) {
                 if (p->supply[mover] && n > 1) {
                     flags[mover]++;

@@ -130,11 +130,18 @@ class Model:
         c, mover = self._next_turn(qs, cursor)
         return REV, (tuple(qs), c, mover, lives, supply)
 
-    def moves(self, pos):
+    def moves(self, pos, self_damage=True):
         """Every turn open to the mover: ``(options, tag, result)`` where ``options`` is the tuple
         of option strings the turn plays, and ``result`` is the next turn position (``tag`` REV or
         IRR) or the winning seat (``tag`` END). Turns that lead to the same result are listed
-        once."""
+        once.
+
+        ``self_damage=False`` leaves out Bug and ForkBomb aimed at the mover's own seat: they are
+        never better than the same command aimed at the opponent. Both give the same queues,
+        cursor and supplies with a fresh history, only lives (a-1, b) against (a, b-1); and more
+        life for oneself or less for the opponent never hurts: eliminations (C6), the actor rule
+        when both are out (C8) and the stalemate tie-break (C9, lives first) all favour the
+        player with more life, whatever the play that follows."""
         queues, cursor, mover, lives, supply = pos
         kind = self.kinds[cursor]
         out = []
@@ -160,7 +167,7 @@ class Model:
                 for c in qq:
                     flags[c >> OWNER_SHIFT] += 1
             flags[mover] -= 1
-            for p in (0, 1):
+            for p in (0, 1) if self_damage else (1 - mover,):
                 lv = (lives[0] - 2, lives[1]) if p == 0 else (lives[0], lives[1] - 2)
                 qs = list(queues)
                 qs[cursor] = q[:k] + q[k + 1:]
@@ -186,7 +193,7 @@ class Model:
             for c in q:
                 flags[c >> OWNER_SHIFT] += 1
         if kind == BUG:
-            for p in (0, 1):
+            for p in (0, 1) if self_damage else (1 - mover,):
                 lv = (lives[0] - 1, lives[1]) if p == 0 else (lives[0], lives[1] - 1)
                 add(("run", f"player {p}"), after(list(queues), cursor, mover, lv, supply, flags))
         elif kind == ADD:

@@ -25,6 +25,9 @@ A value found with a history is stored when the search never met a position of t
 repetitions do not favour (a history only takes options away from them, so their win holds with
 an empty one too).
 
+**Dominated turns.** Bug and ForkBomb aimed at the mover's own seat are left out (see
+:meth:`~.fast.Model.moves`): the opponent as target is never worse.
+
 **Move ordering.** First turns whose outcome is known at once (a game end, a repetition, a table
 entry): a win among them ends the search of the node. Then irreversible turns, damage to the
 opponent and removal of their flags first, then the reversible ones.
@@ -183,7 +186,7 @@ class Solver:
         opp = 1 - mover
         lives, supply = pos[3], pos[4]
         scored = []
-        for options, tag, res in model.moves(pos):
+        for options, tag, res in model.moves(pos, self_damage=False):
             if tag == END:
                 score = 0 if res == mover else 9
             elif tag == IRR:
