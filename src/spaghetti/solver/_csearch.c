@@ -56,6 +56,11 @@ typedef struct { PEnt *e; size_t cap, n; } PathMap;
 
 typedef struct { size_t start; int low; } Seg;
 
+/* The ordered turns of recently searched positions (Solver._moves_cache): a direct-mapped cache,
+ * since repetitions and re-searches visit the same positions again and again. */
+#define CSLOTS (1 << 16)
+typedef struct { Key key; Move *mv; uint32_t n, cap; int used; } CSlot;
+
 typedef struct {
     PyObject_HEAD
     int n;
@@ -68,6 +73,7 @@ typedef struct {
     Seg *segs; size_t nsegs, csegs;
     Move *mv; size_t nmv, cmv;
     uint32_t *dstamp; uint16_t *didx; uint32_t stamp; /* dedup set of one move list */
+    CSlot *cache;
     uint64_t nodes, shown_nodes;
     double deadline;
     int abort_flag;
@@ -309,6 +315,16 @@ static inline int mine(const Core *S, const Pos *p, int seat) {
     return f[seat];
 }
 
+static void reserve(Core *S, size_t more) {
+    if (S->nmv + more <= S->cmv) return;
+    size_t c = S->cmv;
+    while (S->nmv + more > c) c *= 2;
+    Move *mv = realloc(S->mv, c * sizeof(Move));
+    if (!mv) fail(S, NOMEM);
+    S->mv = mv;
+    S->cmv = c;
+}
+
 static void add(Core *S, size_t base, const Pos *parent, int tag, int win, const Pos *r) {
     Move m;
     m.tag = tag;
@@ -343,13 +359,7 @@ static void add(Core *S, size_t base, const Pos *parent, int tag, int win, const
             m.score = 4;
         }
     }
-    if (S->nmv == S->cmv) {
-        size_t c = S->cmv * 2;
-        Move *mv = realloc(S->mv, c * sizeof(Move));
-        if (!mv) fail(S, NOMEM);
-        S->mv = mv;
-        S->cmv = c;
-    }
+    reserve(S, 1);
     S->mv[S->nmv++] = m;
 }
 
@@ -370,9 +380,16 @@ static void after(Core *S, size_t base, const Pos *parent, Pos *q, const int *fl
     add(S, base, parent, REV, -1, q);
 }
 
-/* Appends the ordered turns of p to the arena; returns their number. */
-static size_t gen(Core *S, const Pos *p) {
+/* Appends the ordered turns of p (key pk) to the arena; returns their number. */
+static size_t gen(Core *S, const Pos *p, Key pk) {
     size_t base = S->nmv;
+    CSlot *slot = &S->cache[mix(pk) & (CSLOTS - 1)];
+    if (slot->used && keq(slot->key, pk)) {
+        reserve(S, slot->n);
+        memcpy(S->mv + base, slot->mv, slot->n * sizeof(Move));
+        S->nmv += slot->n;
+        return slot->n;
+    }
     int n = S->n, cursor = p->cursor, mover = p->mover;
     int kind = S->kinds[cursor];
     Pos q;
@@ -450,6 +467,16 @@ static size_t gen(Core *S, const Pos *p) {
         memcpy(S->mv + base, buf, cnt * sizeof(Move));
         if (buf != tmp) free(buf);
     }
+    if (slot->cap < cnt) {
+        Move *mv = realloc(slot->mv, cnt * sizeof(Move));
+        if (!mv) fail(S, NOMEM);
+        slot->mv = mv;
+        slot->cap = (uint32_t)cnt;
+    }
+    memcpy(slot->mv, S->mv + base, cnt * sizeof(Move));
+    slot->n = (uint32_t)cnt;
+    slot->key = pk;
+    slot->used = 1;
     return cnt;
 }
 
@@ -505,7 +532,7 @@ static int reach(Core *S, Key pk, int d, int t, Table *table, int *hit_out) {
     int mover = p.mover;
     size_t start = S->ntent;
     int result = -1, hit = INF;
-    size_t base = S->nmv, cnt = gen(S, &p);
+    size_t base = S->nmv, cnt = gen(S, &p, pk);
     for (size_t i = 0; i < cnt; i++) {
         Move *m = &S->mv[base + i];
         if (m->tag == END) {
@@ -600,7 +627,7 @@ static int free_search(Core *S, Key pk, int d, int lookup, int *hit_out) {
     Pos p, r;
     unpack(S, pk, &p);
     int mover = p.mover, hit = INF;
-    size_t base = S->nmv, cnt = gen(S, &p);
+    size_t base = S->nmv, cnt = gen(S, &p, pk);
     for (size_t i = 0; i < cnt; i++) {
         Move *m = &S->mv[base + i];
         if (m->tag == END) {
@@ -826,7 +853,9 @@ static int Core_init(Core *S, PyObject *args, PyObject *kw) {
         S->mv = malloc(S->cmv * sizeof(Move));
         S->dstamp = calloc(DSLOTS, sizeof(uint32_t));
         S->didx = calloc(DSLOTS, sizeof(uint16_t));
-        if (!S->path.e || !S->tent || !S->segs || !S->mv || !S->dstamp || !S->didx) {
+        S->cache = calloc(CSLOTS, sizeof(CSlot));
+        if (!S->path.e || !S->tent || !S->segs || !S->mv || !S->dstamp || !S->didx ||
+            !S->cache) {
             PyErr_NoMemory();
             return -1;
         }
@@ -846,6 +875,9 @@ static void Core_dealloc(Core *S) {
     free(S->mv);
     free(S->dstamp);
     free(S->didx);
+    if (S->cache)
+        for (size_t i = 0; i < CSLOTS; i++) free(S->cache[i].mv);
+    free(S->cache);
     if (S->cmv) {
         pthread_mutex_destroy(&S->mu);
         pthread_cond_destroy(&S->cv);
