@@ -11,7 +11,7 @@ import pytest
 import spaghetti
 from spaghetti.core import notation as N
 from spaghetti.core.state import D_TURN
-from spaghetti.solver.api import Timeout, UnsupportedError, solve
+from spaghetti.solver.api import Timeout, solve
 from spaghetti.solver.fast import END, IRR, REV, Model, from_state
 from spaghetti.solver.search import Solver
 
@@ -339,13 +339,6 @@ def test_solve_mid_command_and_the_principal_line_is_a_won_game():
         if done >= 6:
             break
     assert done >= 6
-
-
-def test_unsupported_games_get_one_clear_message():
-    with pytest.raises(UnsupportedError, match="2-player"):
-        solve(spaghetti.new_game(level=1, players=3))
-    with pytest.raises(UnsupportedError, match="level-1 cards"):
-        solve(spaghetti.new_game(level=2, players=2))
 
 
 # ------------------------------------------------------------------ command line
