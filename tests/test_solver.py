@@ -11,7 +11,7 @@ import pytest
 import spaghetti
 from spaghetti.core import notation as N
 from spaghetti.core.state import D_TURN
-from spaghetti.solver.api import Timeout, UnsupportedError, solve
+from spaghetti.solver.api import Timeout, solve
 from spaghetti.solver.fast import END, IRR, REV, Model, from_state
 from spaghetti.solver.search import Solver, _csearch
 
@@ -352,13 +352,6 @@ def test_solve_mid_command_and_the_principal_line_is_a_won_game(backend):
     assert done >= 6
 
 
-def test_unsupported_games_get_one_clear_message():
-    with pytest.raises(UnsupportedError, match="2-player"):
-        solve(spaghetti.new_game(level=1, players=3))
-    with pytest.raises(UnsupportedError, match="level-1 cards"):
-        solve(spaghetti.new_game(level=2, players=2))
-
-
 # ------------------------------------------------------------------ command line
 
 def _late_record(tmp_path):
@@ -438,3 +431,24 @@ def test_level1_results_file_resumes_and_makes_markdown(tmp_path, monkeypatch):
     assert level1.summary(data)["solved"] == 5
     md = level1.markdown(data)
     assert "Solved: 5 of 120" in md and md.count("not yet solved") == 115
+
+
+def test_level1_run_on_a_local_ray_cluster(tmp_path):
+    """The same resumable job through Ray, on a local Ray cluster of one CPU started for the
+    test (Ray no longer has an in-process local mode): results arrive one program at a time and
+    are saved, and a second run skips them."""
+    ray = pytest.importorskip("ray")
+    from spaghetti.solver import level1
+
+    ray.init(num_cpus=1, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
+    try:
+        path = str(tmp_path / "level1.json")
+        seen = []
+        data = level1.run(path, time_limit=0.1, limit=2, ray_address="local",
+                          on_result=seen.append)
+        assert len(seen) == 2 and len(data["results"]) == 2
+        assert {r["program"] for r in seen} == set(level1.load(path)["results"])
+        again = level1.run(path, time_limit=0.1, limit=2, ray_address="local")
+        assert len(again["results"]) == 4  # the next two: the first two were skipped
+    finally:
+        ray.shutdown()

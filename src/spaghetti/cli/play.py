@@ -19,6 +19,7 @@ from rich.text import Text
 
 from .. import records
 from ..ai import MCTSPlayer, Player
+from ..ai.perfect import proven_option
 from ..core import notation as N
 from ..core.state import State
 from ..errors import IllegalOptionError, NotationError
@@ -32,6 +33,7 @@ class TimeUp(Exception):
     """A person's move clock ran out."""
 QUIT_WORDS = {"quit", "exit", "q"}
 HINT_ITERATIONS = 3000  # the hint's MCTS budget (about half a second)
+HINT_SOLVER_NODES = 20_000  # the positions the solver may search first for a proven hint
 
 
 class Session:
@@ -222,8 +224,21 @@ class Session:
         return nullcontext()
 
     def hint(self) -> None:
-        """Say the best option by MCTS analysis, with its visits and estimated win chance."""
+        """Say the best option: proven by the exact solver when it finds a proof quickly and
+        nothing is hidden from the seat; else by MCTS analysis, with visits and win chance."""
         state = self.state
+        if not state.hidden and not state.is_chance:
+            with self._busy(t("hint_thinking", self.lang)):
+                found = proven_option(state, HINT_SOLVER_NODES)
+            if found is not None and found[1] > -1.0:
+                option, value = found
+                verdict = (t("proven_win", self.lang) if value == 1.0 else
+                           t("proven_draw", self.lang) if value == 0.0 else
+                           t("proven_expect", self.lang, value=value))
+                self.say(t("hint_proven", self.lang, option=option,
+                           label=option_label(state, option, self.lang), verdict=verdict),
+                         "cyan")
+                return
         searcher = MCTSPlayer(iterations=self.hint_iterations,
                               seed=(self.seed or 0) * 1000 + len(state.history))
         with self._busy(t("hint_thinking", self.lang)):

@@ -13,6 +13,25 @@ from ..errors import SetupError, SpaghettiError
 PLAYER_NAMES = ("seat 0 (first player)", "seat 1 (second player)")
 
 
+def _seat_name(seat: int) -> str:
+    return PLAYER_NAMES[seat] if seat < len(PLAYER_NAMES) else f"seat {seat}"
+
+
+def _verdict(result, players: int) -> str:
+    """The value in words: a winner, a draw, a forced win or not, or an expectation."""
+    if players == 2 and result.winner is not None:
+        return f"winner under perfect play: {_seat_name(result.winner)}"
+    who = _seat_name(result.seat)
+    if result.value == 1.0:
+        return f"{who} can force a win against all the others"
+    if result.value == -1.0:
+        return f"{who} cannot force a win: the others together can stop it"
+    if result.value == 0.0 and players == 2:
+        return "a draw under perfect play"
+    return (f"expected result for {who} under perfect play: {result.value:+.4f} "
+            f"(+1 a win, -1 a loss, 0 a draw; the coin flips make it an average)")
+
+
 def _progress(console: Console, status, start: float):
     def on_progress(solver) -> None:
         status.update(f"solving... {solver.nodes:,} positions searched, table "
@@ -28,15 +47,19 @@ def _progress(console: Console, status, start: float):
               help="With --level: the program, card names in order, separated by commas.")
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=None, metavar="SECONDS",
               help="Give up after this many seconds (exit status 3).")
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Whose value to report (with 3 or more players: can this seat force a win?).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print the result as JSON (winner, line, nodes, seconds).")
+              help="Print the result as JSON (winner, value, line, nodes, seconds).")
 def solve(file: str | None, level: int | None, program: str | None, time_limit: float | None,
-          as_json: bool) -> None:
-    """Solve a position exactly: who wins under perfect play, and a principal line.
+          seat: int, as_json: bool) -> None:
+    """Solve a position exactly: its value under perfect play, and a principal line.
 
-    FILE is a game record: the position at its end is solved (any decision: placement, a turn,
-    or the middle of a command). Or give --level 1 --program A,B,C,D,E to solve from the empty
-    board. The solver covers 2-player games with level-1 cards and automatic stalemate.
+    FILE is a game record of any game of the family: the position at its end is solved (any
+    decision: placement, a turn, or the middle of a command). Or give --level 1 --program
+    A,B,C,D,E to solve from the empty board. Two-player level-1 Spaghetti Code has a solver of
+    its own that proves whole games; every other game, option and player count goes to the
+    general solver (draws count 0, coin flips are averaged), which proves positions near the end.
 
     \b
     Examples:
@@ -64,17 +87,23 @@ def solve(file: str | None, level: int | None, program: str | None, time_limit: 
     try:
         with console.status("solving...", spinner="dots") as status:
             result = solve_state(state, time_limit=time_limit,
-                                 on_progress=_progress(console, status, start))
+                                 on_progress=_progress(console, status, start), seat=seat)
     except Timeout:
         click.echo(f"spaghetti: no result within the time limit of {time_limit:g} s", err=True)
         raise SystemExit(3)
     if as_json:
-        click.echo(json.dumps({"winner": result.winner, "line": result.line,
-                               "nodes": result.nodes, "seconds": round(result.seconds, 3)}))
+        click.echo(json.dumps({"winner": result.winner, "seat": result.seat,
+                               "value": result.value, "solver": result.solver,
+                               "line": result.line, "nodes": result.nodes,
+                               "seconds": round(result.seconds, 3)}))
         return
-    click.echo(f"winner under perfect play: {PLAYER_NAMES[result.winner]}")
+    click.echo(_verdict(result, state.game.players))
     click.echo(f"searched {result.nodes:,} positions in {result.seconds:.2f} s")
-    click.echo("principal line: " + (", ".join(result.line) if result.line else "(game over)"))
+    if result.line:
+        click.echo("principal line: " + ", ".join(result.line))
+    else:
+        click.echo("principal line: " + ("(game over)" if state.is_over else
+                                          "(a coin flip comes first)"))
 
 
 @click.command("solve-level1")

@@ -1,9 +1,11 @@
-"""Solve an engine state: the winner under perfect play and a principal line in notation.
+"""Solve an engine state: its value under perfect play and a principal line in notation.
 
-:func:`solve` accepts any state of a game the solver covers (:func:`check_supported`): in the
-placement phase (a minimax over placements, with a table), in the middle of a command (the
-remaining choices are expanded through the engine's door), or at a turn decision (the fast model
-of :mod:`.fast` and the search of :mod:`.search`).
+:func:`solve` accepts any state of any game. Two-player level-1 Spaghetti Code with the rulebook
+options (:func:`fast_covers`) goes to the level-1 solver: in the placement phase a minimax over
+placements with a table, in the middle of a command the remaining choices expanded through the
+engine's door, at a turn decision the fast model of :mod:`.fast` and the search of :mod:`.search`.
+Everything else (every variant, option, draw and chance event, any number of players) goes to
+the general solver of :mod:`.general`, which proves positions near the end of a game.
 """
 
 from __future__ import annotations
@@ -12,45 +14,41 @@ import time
 from dataclasses import dataclass, field
 
 from ..core import notation as N
+from ..core.game import OPTIONS
 from ..core.state import D_TURN, EXECUTION, PLACEMENT
-from ..errors import SpaghettiError
+from ..errors import SetupError
 from .fast import KIND_OF, Model, from_state
+from .general import GeneralSolver
 from .search import Solver, Timeout
 
-__all__ = ["Result", "Timeout", "UnsupportedError", "check_supported", "solve", "solve_program"]
-
-
-class UnsupportedError(SpaghettiError):
-    """The solver does not cover this game."""
+__all__ = ["Result", "Timeout", "fast_covers", "solve", "solve_program"]
 
 
 @dataclass
 class Result:
     """What :func:`solve` found."""
 
-    winner: int  #: the seat that wins under perfect play
+    winner: int | None  #: the seat that wins under perfect play (None: a draw, or chance)
     line: list[str] = field(default_factory=list)  #: a principal line from the position
     nodes: int = 0  #: positions searched
     seconds: float = 0.0
+    seat: int = 0  #: the seat whose value :attr:`value` is
+    value: float = 0.0  #: +1 win, -1 loss, 0 draw for :attr:`seat`; an expectation with chance
+    solver: str = "level1"  #: which solver proved it: "level1" or "general"
 
 
-def check_supported(state) -> None:
-    """Raise :class:`UnsupportedError` unless the solver covers this game: two players, cards
-    of level 1 only, automatic stalemate, no expansions."""
+def fast_covers(state) -> bool:
+    """Does the level-1 solver cover this game: two players, the level-1 cards only, the
+    rulebook's options (automatic stalemate, no expansions)?"""
     game = state.game
-    if game.players != 2:
-        raise UnsupportedError(f"the solver covers 2-player games; this one has {game.players}")
-    other = [name for name in state.program if name not in KIND_OF]
-    if other:
-        raise UnsupportedError(f"the solver covers the level-1 cards only; this program has "
-                               f"{', '.join(sorted(set(other)))}")
-    opts = game.options
-    if opts["stalemate"] != "auto":
-        raise UnsupportedError("the solver needs option stalemate: auto (with manual, declaring "
-                               "is a choice the search does not model)")
-    for name in ("reverse_priority", "memory", "reverse_flips_priority"):
-        if opts[name]:
-            raise UnsupportedError(f"the solver does not cover the option {name}")
+    if game.players != 2 or game.variant != "spaghetti-code":
+        return False
+    if any(name not in KIND_OF for name in state.program):
+        return False
+    # The placement order and the seat favoured by a bare stalemate are in the model; every
+    # other option must be the rulebook's.
+    return all(value == OPTIONS[name][0] for name, value in game.options.items()
+               if name not in ("placement_order", "remove_all_winner"))
 
 
 class _Run:
@@ -129,10 +127,10 @@ class _Run:
 
 
 def solve(state, time_limit: float | None = None, on_progress=None, line: bool = True,
-          backend: str = "auto") -> Result:
-    """Solve an engine state. Raises :class:`Timeout` when ``time_limit`` (seconds) runs out,
-    :class:`UnsupportedError` for a game the solver does not cover. ``backend``: see
-    :class:`~.search.Solver`.
+          seat: int = 0, backend: str = "auto") -> Result:
+    """Solve an engine state for ``seat`` (with more than two players: can that seat force a
+    win against all the others?). Raises :class:`Timeout` when ``time_limit`` (seconds) runs
+    out. ``backend``: the level-1 search's, see :class:`~.search.Solver`.
 
     >>> import spaghetti
     >>> s = spaghetti.new_game(level=1, program=["Bug", "MoveFlag", "AddFlag", "RemoveFlag",
@@ -142,11 +140,23 @@ def solve(state, time_limit: float | None = None, on_progress=None, line: bool =
     >>> solve(s).winner in (0, 1)
     True
     """
-    check_supported(state)
+    if not 0 <= seat < state.game.players:
+        raise SetupError(f"seat {seat} is not in this game (seats 0-{state.game.players - 1})")
     start = time.monotonic()
-    run = _Run(state, time_limit, on_progress, backend)
-    winner, pv = run.value_line(state, line)
-    return Result(winner, pv, run.solver.nodes, time.monotonic() - start)
+    if fast_covers(state):
+        run = _Run(state, time_limit, on_progress, backend)
+        winner, pv = run.value_line(state, line)
+        return Result(winner, pv, run.solver.nodes, time.monotonic() - start, seat,
+                      1.0 if winner == seat else -1.0)
+    general = GeneralSolver(seat, time_limit, on_progress)
+    value = general.value(state)
+    pv = general.principal_line(state) if line else []
+    winner = None
+    if value == 1.0:
+        winner = seat
+    elif value == -1.0 and state.game.players == 2:
+        winner = 1 - seat
+    return Result(winner, pv, general.nodes, time.monotonic() - start, seat, value, "general")
 
 
 def solve_program(program, time_limit: float | None = None, on_progress=None,
@@ -155,4 +165,4 @@ def solve_program(program, time_limit: float | None = None, on_progress=None,
     from ..core.game import Game
 
     state = Game(level=1, players=2).new_state(program=list(program))
-    return solve(state, time_limit, on_progress, line, backend)
+    return solve(state, time_limit, on_progress, line, backend=backend)

@@ -108,7 +108,7 @@ def _run_ray(work, time_limit, address, record) -> None:
     except ImportError:
         raise RuntimeError("--ray needs the ray package (pip install 'spaghetti[ray]')") from None
     if address == "local":
-        ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True)
+        ray.init(num_cpus=os.cpu_count(), include_dashboard=False, ignore_reinit_error=True)
     else:
         ray.init(address=address, ignore_reinit_error=True)
     remote = ray.remote(solve_one)

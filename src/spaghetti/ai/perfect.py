@@ -1,0 +1,68 @@
+"""The perfect player: the exact solver's move wherever it proves one, MCTS elsewhere.
+
+At each decision the solver (:func:`spaghetti.solver.api.solve`) gets a budget of positions (not
+seconds, so a seeded game replays exactly). When it proves the value within it and the value is
+not a loss, the player plays the first option of the principal line, which keeps that value: a
+proven win is never let go, a proven draw never lost. Where the budget runs out, or every option
+loses against perfect play (then the hope is an imperfect opponent), it plays as ``hard``.
+
+The solver sees everything, so in games that hide something (instant cards, face-down cards) the
+perfect player does not use it: it would peek. There it is ``hard`` MCTS, which never does.
+"""
+
+from __future__ import annotations
+
+from ..core import notation as N
+from ..core.state import State
+from .base import ActionPlayer
+from .mcts import MCTSPlayer
+
+SOLVER_NODES = 200_000  # about 1-3 s of search a decision
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def proven_option(state: State, max_nodes: int = SOLVER_NODES):
+    """``(option, value)`` for the seat to move when the solver proves within ``max_nodes``
+    positions that ``option`` keeps the value ``value`` (+1 win, 0 draw, -1 loss, or an
+    expectation over coin flips); None when it does not."""
+    from ..solver.api import Timeout, solve
+
+    def budget(solver) -> None:
+        if solver.nodes > max_nodes:
+            raise _OutOfBudget()
+
+    try:
+        result = solve(state, on_progress=budget, seat=state.to_move)
+    except (Timeout, _OutOfBudget):
+        return None
+    if not result.line:
+        return None
+    return result.line[0], result.value
+
+
+class PerfectPlayer(ActionPlayer):
+    """Plays proven moves when the solver finds them, else like ``hard``.
+
+    >>> import spaghetti
+    >>> state = spaghetti.new_game(seed=1)
+    >>> PerfectPlayer(seed=5, iterations=30, max_nodes=1000).choose(state) in state.legal()
+    True
+    """
+
+    def __init__(self, seed: int | None = None, iterations: int = 20000,
+                 max_nodes: int = SOLVER_NODES):
+        self.fallback = MCTSPlayer(iterations=iterations, seed=seed)
+        self.rng = self.fallback.rng
+        self.max_nodes = max_nodes
+        self.proven = 0  # decisions played from a proof, for benchmarks
+
+    def best_action(self, state: State, legal: tuple[int, ...]) -> int:
+        if not state.hidden:
+            found = proven_option(state, self.max_nodes)
+            if found is not None and found[1] > -1.0:
+                self.proven += 1
+                return N.parse(found[0])
+        return self.fallback.best_action(state, legal)
