@@ -59,12 +59,13 @@ class MCTSPlayer(ActionPlayer):
     """
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
-                 seed: int | None = None, c: float = 1.4):
+                 seed: int | None = None, c: float = 1.4, playout_cap: int = PLAYOUT_CAP):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         self.iterations = iterations
         self.seconds = seconds
         self.c = c
+        self.playout_cap = playout_cap
         self.rng = random.Random(seed)
         self.last_iterations = 0  # iterations of the last search, for benchmarks
 
@@ -165,7 +166,7 @@ class MCTSPlayer(ActionPlayer):
     def _playout(self, state: State) -> list[float]:
         rng = self.rng
         random_ = rng.random
-        for _ in range(PLAYOUT_CAP):
+        for _ in range(self.playout_cap):
             if state.is_over:
                 return state.returns()
             legal = state.legal_actions()

@@ -20,23 +20,15 @@ from .mcts import MCTSPlayer
 SOLVER_NODES = 200_000  # about 1-3 s of search a decision
 
 
-class _OutOfBudget(Exception):
-    pass
-
-
 def proven_option(state: State, max_nodes: int = SOLVER_NODES):
     """``(option, value)`` for the seat to move when the solver proves within ``max_nodes``
     positions that ``option`` keeps the value ``value`` (+1 win, 0 draw, -1 loss, or an
     expectation over coin flips); None when it does not."""
     from ..solver.api import Timeout, solve
 
-    def budget(solver) -> None:
-        if solver.nodes > max_nodes:
-            raise _OutOfBudget()
-
     try:
-        result = solve(state, on_progress=budget, seat=state.to_move)
-    except (Timeout, _OutOfBudget):
+        result = solve(state, seat=state.to_move, max_nodes=max_nodes)
+    except Timeout:
         return None
     if not result.line:
         return None

@@ -75,6 +75,7 @@ typedef struct {
     uint32_t *dstamp; uint16_t *didx; uint32_t stamp; /* dedup set of one move list */
     CSlot *cache;
     uint64_t nodes, shown_nodes;
+    uint64_t max_nodes; /* 0: no budget; else a Timeout once past it (deterministic) */
     double deadline;
     int abort_flag;
     int err;
@@ -492,6 +493,7 @@ static inline void count_node(Core *S) {
     if (!(++S->nodes & 0x3FFF)) {
         __atomic_store_n(&S->shown_nodes, S->nodes, __ATOMIC_RELAXED);
         if (S->deadline >= 0 && now() > S->deadline) fail(S, TIMEOUT);
+        if (S->max_nodes && S->nodes > S->max_nodes) fail(S, TIMEOUT);
         if (__atomic_load_n(&S->abort_flag, __ATOMIC_RELAXED)) fail(S, ABORTED);
     }
 }
@@ -1014,7 +1016,20 @@ static PyMethodDef Core_methods[] = {
     {NULL}
 };
 
+static PyObject *Core_get_max_nodes(Core *S, void *closure) {
+    return PyLong_FromUnsignedLongLong(S->max_nodes);
+}
+
+static int Core_set_max_nodes(Core *S, PyObject *v, void *closure) {
+    unsigned long long n = v == NULL || v == Py_None ? 0 : PyLong_AsUnsignedLongLong(v);
+    if (PyErr_Occurred()) return -1;
+    S->max_nodes = n;
+    return 0;
+}
+
 static PyGetSetDef Core_getset[] = {
+    {"max_nodes", (getter)Core_get_max_nodes, (setter)Core_set_max_nodes,
+     "a budget of positions (None: none): past it the search stops with Timeout", NULL},
     {"nodes", (getter)Core_get_nodes, NULL, "positions searched so far", NULL},
     {"table_size", (getter)Core_get_table_size, NULL, "entries of the main table", NULL},
     {NULL}

@@ -54,10 +54,10 @@ def fast_covers(state) -> bool:
 class _Run:
     """One solve: a model, a solver and a placement table shared by every sub-search."""
 
-    def __init__(self, state, time_limit, on_progress, backend):
+    def __init__(self, state, time_limit, on_progress, backend, max_nodes=None):
         self.model = Model(state.program, state.game.placement_order, state.game.life,
                            state.game.supply)
-        self.solver = Solver(self.model, time_limit, on_progress, backend)
+        self.solver = Solver(self.model, time_limit, on_progress, backend, max_nodes)
         self.place_table: dict = {}
 
     # Placement: a plain minimax with a table (there is no repetition before execution).
@@ -127,10 +127,12 @@ class _Run:
 
 
 def solve(state, time_limit: float | None = None, on_progress=None, line: bool = True,
-          seat: int = 0, backend: str = "auto") -> Result:
+          seat: int = 0, backend: str = "auto", max_nodes: int | None = None) -> Result:
     """Solve an engine state for ``seat`` (with more than two players: can that seat force a
     win against all the others?). Raises :class:`Timeout` when ``time_limit`` (seconds) runs
-    out. ``backend``: the level-1 search's, see :class:`~.search.Solver`.
+    out, or when more than ``max_nodes`` positions were searched (a budget that, unlike time,
+    gives the same answer on every machine). ``backend``: the level-1 search's, see
+    :class:`~.search.Solver`.
 
     >>> import spaghetti
     >>> s = spaghetti.new_game(level=1, program=["Bug", "MoveFlag", "AddFlag", "RemoveFlag",
@@ -144,11 +146,11 @@ def solve(state, time_limit: float | None = None, on_progress=None, line: bool =
         raise SetupError(f"seat {seat} is not in this game (seats 0-{state.game.players - 1})")
     start = time.monotonic()
     if fast_covers(state):
-        run = _Run(state, time_limit, on_progress, backend)
+        run = _Run(state, time_limit, on_progress, backend, max_nodes)
         winner, pv = run.value_line(state, line)
         return Result(winner, pv, run.solver.nodes, time.monotonic() - start, seat,
                       1.0 if winner == seat else -1.0)
-    general = GeneralSolver(seat, time_limit, on_progress)
+    general = GeneralSolver(seat, time_limit, on_progress, max_nodes=max_nodes)
     value = general.value(state)
     pv = general.principal_line(state) if line else []
     winner = None

@@ -44,11 +44,12 @@ class GeneralSolver:
     """
 
     def __init__(self, seat: int = 0, time_limit: float | None = None, on_progress=None,
-                 max_depth: int = 400):
+                 max_depth: int = 400, max_nodes: int | None = None):
         self.seat = seat
         self.time_limit = time_limit
         self.on_progress = on_progress
         self.max_depth = max_depth
+        self.max_nodes = max_nodes  # a budget of positions: past it, Timeout (deterministic)
         self.exact: dict = {}  # (position, seen) -> value
         self.best: dict = {}  # (position, seen) -> the action that did best last iteration
         self.nodes = 0
@@ -166,6 +167,8 @@ class GeneralSolver:
 
     def _tick(self) -> None:
         if self._deadline is not None and time.monotonic() > self._deadline:
+            raise Timeout()
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise Timeout()
         if self.on_progress is not None:
             self.on_progress(self)

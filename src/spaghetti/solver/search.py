@@ -76,10 +76,11 @@ class Solver:
     ``backend``: "c" (the extension; ValueError if it cannot take the model), "python", or
     "auto" (C when it can). ``on_progress(solver)`` is called every 16,384 positions by the
     Python search, every 0.2 s by the C one (which searches millions a second); an exception it
-    raises stops the search."""
+    raises stops the search. ``max_nodes``: a budget of positions, checked every 16,384 by both
+    (the same count, so a budget stops both at the same point): past it, :class:`Timeout`."""
 
     def __init__(self, model: Model, time_limit: float | None = None, on_progress=None,
-                 backend: str = "auto"):
+                 backend: str = "auto", max_nodes: int | None = None):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         self._core = None
@@ -87,6 +88,7 @@ class Solver:
             reason = c_unsupported_reason(model)
             if reason is None:
                 self._core = _csearch.Core(model.kinds, Timeout)
+                self._core.max_nodes = max_nodes
             elif backend == "c":
                 raise ValueError(reason)
         self.backend = "python" if self._core is None else "c"
@@ -95,6 +97,7 @@ class Solver:
         self.nodes = 0
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
         self.on_progress = on_progress
+        self.max_nodes = max_nodes
         self._moves_cache: dict = {}
         self.tentative: list = []
         self.segments: list = []  # (start in tentative, lowest path index relied on)
@@ -405,6 +408,8 @@ class Solver:
 
     def _tick(self):
         if self.deadline is not None and time.monotonic() > self.deadline:
+            raise Timeout()
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise Timeout()
         if self.on_progress is not None:
             self.on_progress(self)
