@@ -58,7 +58,7 @@ def solve(file: str | None, level: int | None, program: str | None, time_limit: 
     FILE is a game record of any game of the family: the position at its end is solved (any
     decision: placement, a turn, or the middle of a command). Or give --level 1 --program
     A,B,C,D,E to solve from the empty board. Two-player level-1 Spaghetti Code has a solver of
-    its own that proves whole games; every other game, option and player count goes to the
+    its own, built for whole games; every other game, option and player count goes to the
     general solver (draws count 0, coin flips are averaged), which proves positions near the end.
 
     \b
