@@ -76,13 +76,13 @@ def test_c_table_persists_between_calls():
 
 
 def test_c_timeout_raises_the_solvers_timeout_and_progress_is_called():
-    model = Model(PROGRAMS[0])
-    pos = model.begin(((0, 8), (8,), (0,), (0, 8), (8, 0, 8)))
+    # a whole game from the empty board that takes the search minutes
+    model = Model(["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"])
     seen = []
     solver = Solver(model, time_limit=0.5, on_progress=lambda s: seen.append(s.nodes),
                     backend="c")
     with pytest.raises(Timeout):
-        solver.value(pos)
+        solver.value(model.start())
     assert seen and solver.nodes > 0
 
 
@@ -90,12 +90,11 @@ def test_node_budget_stops_both_backends_at_the_same_count():
     """A budget of positions, unlike a time limit, gives the same answer on every machine: the
     perfect player relies on it for seeded games that replay exactly."""
     model = Model(PROGRAMS[0])
-    pos = model.begin(((0, 8), (8,), (0,), (0, 8), (8, 0, 8)))
     counts = []
     for backend in ("c", "python"):
         solver = Solver(model, backend=backend, max_nodes=40_000)
         with pytest.raises(Timeout):
-            solver.value(pos)
+            solver.value(model.start())
         counts.append(solver.nodes)
     assert counts[0] == counts[1] and 40_000 < counts[0] <= 40_000 + 0x4000
 

@@ -408,7 +408,7 @@ def test_cli_solve_time_limit_exits_3():
 
     from spaghetti.cli.main import cli
     out = CliRunner().invoke(cli, ["solve", "--level", "1", "--time-limit", "0.2", "--program",
-                                   "Bug,MoveFlag,AddFlag,RemoveFlag,ForkBomb"])
+                                   "AddFlag,MoveFlag,RemoveFlag,Bug,ForkBomb"])  # minutes
     assert out.exit_code == 3 and "time limit" in out.output
 
 
@@ -416,7 +416,7 @@ def test_level1_results_file_resumes_and_makes_markdown(tmp_path, monkeypatch):
     from spaghetti.solver import level1
     calls = []
 
-    def fake(program, time_limit=None):
+    def fake(program, time_limit=None, table_mb=None):
         calls.append(program)
         return {"program": level1.program_id(program), "status": "solved",
                 "winner": len(calls) % 2, "seconds": 0.1, "nodes": 1, "line": ["place 0"]}

@@ -118,10 +118,12 @@ def solve(file: str | None, level: int | None, program: str | None, time_limit: 
 @click.option("--retry", is_flag=True, help="Try again the programs saved as open.")
 @click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
               help="Run on a Ray cluster at ADDRESS ('local': Ray on this machine).")
+@click.option("--table-mb", type=click.IntRange(min=16), default=2048, show_default=True,
+              help="The search table of each worker, in megabytes (more: fewer re-searches).")
 @click.option("--markdown", "md_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the table and discussion (docs/solved/level1.md) from the results.")
 def solve_level1(output: str, workers: int, time_limit: float, limit: int | None, retry: bool,
-                 ray_address: str | None, md_path: str | None) -> None:
+                 ray_address: str | None, table_mb: int, md_path: str | None) -> None:
     """Level 1 solved: the winner from the empty board for each of the 120 programs.
 
     Resumable: each result is saved as soon as it is found, and a run skips the programs
@@ -156,7 +158,7 @@ def solve_level1(output: str, workers: int, time_limit: float, limit: int | None
 
             try:
                 data = level1.run(output, workers, time_limit, limit, retry, ray_address,
-                                  on_result)
+                                  on_result, table_mb)
             except RuntimeError as exc:
                 raise SpaghettiError(str(exc)) from None
     s = level1.summary(data)

@@ -1,10 +1,13 @@
-/* The search of search.py in C: the same model (fast.py), the same epochs, reachability games,
- * path-dependent search, tentative wins and table rules, the same move order and node count.
+/* The search of search.py in C: df-pn over the same keys (a position and the set of positions
+ * seen in its epoch), the same estimates, thresholds, child order and node count.
  *
  * A position is packed into 128 bits (see pack): per card its queue length and the owners of
  * its flags, the pending marks of the cursor card (the only card that has any), the index of
  * the RUNNING flag (only on a ForkBomb card's turn), cursor, mover, lives and supplies. Keys
- * are equal exactly when the model's position tuples are.
+ * are equal exactly when the model's position tuples are. A placement position is its queues
+ * and the index of the next placement, marked by the top bit. The history set of a node is
+ * hashed into 64 bits (the XOR of its positions' hashes), so a table entry is (position,
+ * history hash) -> proof and disproof numbers and the work spent on it.
  *
  * The search recurses as deep as the longest line of reversible turns, so it runs on a thread
  * with a large (lazily committed) stack, and keeps the move lists in a heap arena. The calling
@@ -17,12 +20,15 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 
 #define NMAX 6    /* cards: 5 bits of queue length each in the low word */
 #define FMAX 31   /* flags on the cards plus supplies: owners fit 31 bits */
 #define VMAX 31   /* lives and supplies: 5 bits each */
-#define INF (1 << 30)
+#define PMAX 32   /* placements */
+#define INF 0xFFFFFFFFu
 #define NONE INT32_MIN
+#define PLACE (1ULL << 63) /* the mark of a placement key */
 
 enum { ADD, MOVE, REMOVE, BUG, FORK };
 enum { REV, IRR, END };
@@ -46,18 +52,21 @@ typedef struct {
 
 typedef struct { Key key; int8_t tag, win, score, pending; } Move;
 
-/* Tables: open addressing on keys; bit 62 of hi marks a used slot, bit 63 holds the value. */
-#define USED (1ULL << 62)
-#define VAL (1ULL << 63)
-typedef struct { Key *e; size_t cap, n; } Table;
+/* A child in the df-pn loop: its key and history hash, or the fixed numbers of a turn whose
+ * outcome is known at once. */
+typedef struct { Key key; uint64_t sig; uint32_t pn, dn; int fixed; } Child;
+
+/* The table: open addressing with a probe window; an entry whose window is full replaces the
+ * entry of the window that took least work. */
+typedef struct { uint64_t lo, hi, sig; uint32_t pn, dn; uint64_t work; } Ent;
+#define WINDOW 16
+typedef struct { Ent *e; size_t cap, n, bytes; } Table;
 
 typedef struct { Key k; int32_t idx; int32_t used; } PEnt;
 typedef struct { PEnt *e; size_t cap, n; } PathMap;
 
-typedef struct { size_t start; int low; } Seg;
-
-/* The ordered turns of recently searched positions (Solver._moves_cache): a direct-mapped cache,
- * since repetitions and re-searches visit the same positions again and again. */
+/* The ordered turns of recently searched positions: a direct-mapped cache, since df-pn
+ * comes back to the same nodes again and again. */
 #define CSLOTS (1 << 16)
 typedef struct { Key key; Move *mv; uint32_t n, cap; int used; } CSlot;
 
@@ -65,13 +74,12 @@ typedef struct {
     PyObject_HEAD
     int n;
     int kinds[NMAX];
+    int order[PMAX], norder, life, supply;
     PyObject *timeout_exc;
-    Table table, g[2];
-    Table tmp; /* the table of an epoch entered with a history (one value() call) */
+    Table table;
     PathMap path;
-    Key *tent; size_t ntent, ctent;
-    Seg *segs; size_t nsegs, csegs;
     Move *mv; size_t nmv, cmv;
+    Child *ch; size_t nch, cch;
     uint32_t *dstamp; uint16_t *didx; uint32_t stamp; /* dedup set of one move list */
     CSlot *cache;
     uint64_t nodes, shown_nodes;
@@ -81,7 +89,7 @@ typedef struct {
     int err;
     jmp_buf jb;
     /* one value() call on the search thread */
-    Key job_key; Key *job_hist; size_t job_nhist; int job_result;
+    Key job_key; uint64_t job_sig; Key *job_hist; size_t job_nhist; int job_result;
     int done;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -89,59 +97,79 @@ typedef struct {
 
 static void fail(Core *S, int err) { S->err = err; longjmp(S->jb, 1); }
 
-/* ------------------------------------------------------------------ hashing and tables */
+/* ------------------------------------------------------------------ hashing and the table */
 
 static inline uint64_t mix(Key k) {
-    uint64_t h = k.lo ^ ((k.hi & ~(USED | VAL)) * 0x9E3779B97F4A7C15ULL);
+    uint64_t h = k.lo ^ (k.hi * 0x9E3779B97F4A7C15ULL);
     h ^= h >> 33; h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL;
     h ^= h >> 33;
     return h;
 }
 
-static inline int keq(Key a, Key b) { return a.lo == b.lo && a.hi == b.hi; }
-
-static int tab_get(const Table *t, Key k) {
-    if (!t->cap) return -1;
-    size_t m = t->cap - 1, i = mix(k) & m;
-    for (;;) {
-        const Key *e = &t->e[i];
-        if (!(e->hi & USED)) return -1;
-        if (e->lo == k.lo && (e->hi & ~VAL) == (k.hi | USED)) return (e->hi & VAL) ? 1 : 0;
-        i = (i + 1) & m;
-    }
+/* The hash of a position in a history set (independent of mix, which places keys in tables) */
+static inline uint64_t zob(Key k) {
+    uint64_t h = (k.lo + 0x632BE59BD9B4E019ULL) ^ (k.hi * 0xD6E8FEB86659FD93ULL);
+    h ^= h >> 32; h *= 0x9FB21C651E98DF25ULL;
+    h ^= h >> 29; h *= 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 32;
+    return h | 1; /* never 0: a used entry has a nonzero sig or a placement key */
 }
 
-static int tab_grow(Table *t) {
-    size_t cap = t->cap ? t->cap * 2 : 1 << 16;
-    Key *e = calloc(cap, sizeof(Key));
-    if (!e) return -1;
-    for (size_t j = 0; j < t->cap; j++) {
-        Key x = t->e[j];
-        if (!(x.hi & USED)) continue;
-        size_t i = mix(x) & (cap - 1);
-        while (e[i].hi & USED) i = (i + 1) & (cap - 1);
-        e[i] = x;
-    }
-    free(t->e);
+static inline int keq(Key a, Key b) { return a.lo == b.lo && a.hi == b.hi; }
+
+static int tab_init(Table *t, size_t mb) {
+    size_t cap = 1 << 12;
+    while (cap * 2 * sizeof(Ent) <= mb * ((size_t)1 << 20)) cap *= 2;
+    /* zeroed pages on first touch; huge pages where the system allows them, since the
+     * lookups are random and TLB misses count */
+    size_t bytes = cap * sizeof(Ent);
+    void *e = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (e == MAP_FAILED) return -1;
+#ifdef MADV_HUGEPAGE
+    madvise(e, bytes, MADV_HUGEPAGE);
+#endif
     t->e = e;
+    t->bytes = bytes;
     t->cap = cap;
+    t->n = 0;
     return 0;
 }
 
-static void tab_put(Core *S, Table *t, Key k, int v) {
-    if ((t->n + 1) * 4 > t->cap * 3 && tab_grow(t)) fail(S, NOMEM);
-    size_t m = t->cap - 1, i = mix(k) & m;
-    uint64_t hi = k.hi | USED | (v ? VAL : 0);
-    for (;;) {
-        Key *e = &t->e[i];
-        if (!(e->hi & USED)) { e->lo = k.lo; e->hi = hi; t->n++; return; }
-        if (e->lo == k.lo && (e->hi & ~VAL) == (k.hi | USED)) { e->hi = hi; return; }
-        i = (i + 1) & m;
-    }
+static inline int used(const Ent *e) { return e->sig || e->hi || e->lo; }
+
+static inline size_t home(const Table *t, Key k, uint64_t sig) {
+    return (mix(k) ^ (sig * 0x9E3779B97F4A7C15ULL)) & (t->cap - 1);
 }
 
-static void tab_free(Table *t) { free(t->e); t->e = NULL; t->cap = t->n = 0; }
+static Ent *tab_find(const Table *t, Key k, uint64_t sig) {
+    size_t m = t->cap - 1, i = home(t, k, sig);
+    for (int w = 0; w < WINDOW; w++, i = (i + 1) & m) {
+        Ent *e = &t->e[i];
+        if (e->lo == k.lo && e->hi == k.hi && e->sig == sig && used(e)) return e;
+    }
+    return NULL;
+}
+
+static void tab_store(Table *t, Key k, uint64_t sig, uint32_t pn, uint32_t dn, uint64_t work) {
+    size_t m = t->cap - 1, i = home(t, k, sig);
+    Ent *victim = NULL;
+    for (int w = 0; w < WINDOW; w++, i = (i + 1) & m) {
+        Ent *e = &t->e[i];
+        if (!used(e)) {
+            if (!victim || used(victim)) victim = e;
+            continue;
+        }
+        if (e->lo == k.lo && e->hi == k.hi && e->sig == sig) {
+            e->pn = pn; e->dn = dn; e->work += work;
+            return;
+        }
+        if (!victim || (used(victim) && e->work < victim->work)) victim = e;
+    }
+    if (!used(victim)) t->n++;
+    victim->lo = k.lo; victim->hi = k.hi; victim->sig = sig;
+    victim->pn = pn; victim->dn = dn; victim->work = work;
+}
 
 /* The path of the current epochs: key -> index. Epochs nested on the stack never share a key
  * (each irreversible turn lowers lives, supplies or, failing both, the flag count), so one map
@@ -295,14 +323,6 @@ static int tiebreak(const Core *S, const Pos *p) {
         if (p->len[c]) return p->own[c] & 1;
     }
     return 0;
-}
-
-static int fixed_tiebreak(const Core *S, const Pos *p) {
-    if (p->lives[0] != p->lives[1]) return p->lives[0] > p->lives[1] ? 0 : 1;
-    int flags[2];
-    count_flags(S, p, flags);
-    if (flags[0] != flags[1]) return flags[0] > flags[1] ? 0 : 1;
-    return -1;
 }
 
 /* ------------------------------------------------------------------ moves (Model.moves without
@@ -481,7 +501,35 @@ static size_t gen(Core *S, const Pos *p, Key pk) {
     return cnt;
 }
 
-/* ------------------------------------------------------------------ search (search.Solver) */
+/* ------------------------------------------------------------------ placement */
+
+static int has_flag_of(const Pos *p, int c, int seat) {
+    int ones = __builtin_popcount(p->own[c]);
+    return seat ? ones > 0 : p->len[c] - ones > 0;
+}
+
+/* The first turn of the execution phase: the cursor arrives fresh on card 0 (fast.Model.begin) */
+static Key begin(const Core *S, const Pos *placed) {
+    Pos p = *placed;
+    p.pend = 0;
+    p.run = -1;
+    p.cursor = (uint8_t)(S->n - 1);
+    p.lives[0] = p.lives[1] = (int8_t)S->life;
+    p.supply[0] = p.supply[1] = (int8_t)S->supply;
+    next_turn(S, &p);
+    return pack(S, &p);
+}
+
+static Key place_key(const Core *S, const Pos *p, int index) {
+    Pos q = *p;
+    q.pend = 0; q.run = -1; q.cursor = q.mover = 0;
+    q.lives[0] = q.lives[1] = q.supply[0] = q.supply[1] = 0;
+    Key k = pack(S, &q);
+    k.hi = PLACE | (uint64_t)index;
+    return k;
+}
+
+/* ------------------------------------------------------------------ df-pn (search.Solver._mid) */
 
 static double now(void) {
     struct timespec ts;
@@ -498,248 +546,182 @@ static inline void count_node(Core *S) {
     }
 }
 
-static void push_tent(Core *S, Key k) {
-    if (S->ntent == S->ctent) {
-        size_t c = S->ctent * 2;
-        Key *t = realloc(S->tent, c * sizeof(Key));
-        if (!t) fail(S, NOMEM);
-        S->tent = t;
-        S->ctent = c;
+/* search._estimate */
+static void estimate(const Core *S, Key k, uint32_t *pn, uint32_t *dn) {
+    if (k.hi & PLACE) { *pn = *dn = 1; return; }
+    int total = 0;
+    for (int c = 0; c < S->n; c++) total += (k.lo >> (32 + 5 * c)) & 31;
+    int cursor = (k.hi >> 38) & 7, mover = (k.hi >> 41) & 1;
+    int sup = (k.hi >> (mover ? 57 : 52)) & 31;
+    uint32_t est;
+    switch (S->kinds[cursor]) {
+    case MOVE: est = 1 + (uint32_t)(total * (S->n - 1) / 2); break;
+    case REMOVE: est = 1 + (uint32_t)(total / 2); break;
+    case ADD: est = 1 + (uint32_t)(sup ? S->n - 1 : 0); break;
+    default: est = 2;
     }
-    S->tent[S->ntent++] = k;
+    if (mover == 0) { *pn = 1; *dn = est; }
+    else { *pn = est; *dn = 1; }
+    /* the material balance: lives count double, flags on the cards once */
+    int ones = 0;
+    for (int c = 0, shift = 0; c < S->n; c++) {
+        int len = (k.lo >> (32 + 5 * c)) & 31;
+        ones += __builtin_popcountll((k.lo >> shift) & ((1ULL << len) - 1));
+        shift += len;
+    }
+    int d = 2 * ((int)((k.hi >> 42) & 31) - (int)((k.hi >> 47) & 31)) + (total - 2 * ones);
+    if (d < 0) *pn *= (uint32_t)(1 - d);
+    if (d > 0) *dn *= (uint32_t)(1 + d);
 }
 
-static void push_seg(Core *S, size_t start, int low) {
-    if (S->nsegs == S->csegs) {
-        size_t c = S->csegs * 2;
-        Seg *t = realloc(S->segs, c * sizeof(Seg));
-        if (!t) fail(S, NOMEM);
-        S->segs = t;
-        S->csegs = c;
-    }
-    S->segs[S->nsegs].start = start;
-    S->segs[S->nsegs].low = low;
-    S->nsegs++;
+static void reserve_ch(Core *S, size_t more) {
+    if (S->nch + more <= S->cch) return;
+    size_t c = S->cch;
+    while (S->nch + more > c) c *= 2;
+    Child *ch = realloc(S->ch, c * sizeof(Child));
+    if (!ch) fail(S, NOMEM);
+    S->ch = ch;
+    S->cch = c;
 }
 
-static int epoch(Core *S, Key pk);
-
-/* Solver._reach */
-static int reach(Core *S, Key pk, int d, int t, Table *table, int *hit_out) {
-    count_node(S);
-    int v = tab_get(table, pk);
-    if (v >= 0) { *hit_out = INF; return v; }
+/* Appends the children of (k, sig) to the child arena (search.Solver._children); returns the
+ * mover. */
+static int children(Core *S, Key k, uint64_t sig) {
     Pos p;
-    unpack(S, pk, &p);
-    int mover = p.mover;
-    size_t start = S->ntent;
-    int result = -1, hit = INF;
-    size_t base = S->nmv, cnt = gen(S, &p, pk);
-    for (size_t i = 0; i < cnt; i++) {
-        Move *m = &S->mv[base + i];
-        if (m->tag == END) {
-            if (m->win == mover) { result = mover; hit = INF; break; }
-            continue;
-        }
-        const Table *known = &S->table; /* an irreversible turn: a new epoch's table */
-        if (m->tag == REV) {
-            int32_t idx = path_get(&S->path, m->key);
-            if (idx != NONE) {
-                if (t == mover) { result = mover; hit = idx; break; }
-                if (idx < hit) hit = idx;
-                continue;
-            }
-            known = table;
-        }
-        int w = tab_get(known, m->key);
-        if (w >= 0) {
-            if (w == mover) { result = mover; hit = INF; break; }
-            continue;
-        }
-        m->pending = 1;
-    }
-    if (result < 0) {
-        for (size_t i = 0; i < cnt; i++) {
-            if (!S->mv[base + i].pending) continue;
-            Key ck = S->mv[base + i].key;
-            int w, h;
-            if (S->mv[base + i].tag == IRR) {
-                w = epoch(S, ck);
-                h = INF;
+    if (k.hi & PLACE) {
+        int index = (int)(k.hi & 0xFF), seat = S->order[index];
+        Key qk = {k.lo, 0};
+        unpack(S, qk, &p);
+        reserve_ch(S, (size_t)S->n);
+        for (int c = 0; c < S->n; c++) {
+            if (has_flag_of(&p, c, seat)) continue;
+            Pos q = p;
+            append_flag(&q, c, seat);
+            Child *ch = &S->ch[S->nch++];
+            ch->fixed = 0;
+            if (index + 1 < S->norder) {
+                ch->key = place_key(S, &q, index + 1);
+                ch->sig = 0;
             } else {
-                path_put(S, ck, d + 1);
-                w = reach(S, ck, d + 1, t, table, &h);
-                path_del(&S->path, ck);
-            }
-            if (w == mover) { result = mover; hit = h; break; }
-            if (h < hit) hit = h;
-        }
-        if (result < 0) result = 1 - mover;
-    }
-    S->nmv = base;
-    if (result != t) { /* a win of the other player: true whatever the path */
-        tab_put(S, table, pk, result);
-        while (S->nsegs && S->segs[S->nsegs - 1].start >= start) S->nsegs--;
-        S->ntent = start;
-        *hit_out = INF;
-        return result;
-    }
-    if (hit >= d) { /* settled: so is every tentative win that relied on this position only */
-        tab_put(S, table, pk, t);
-        size_t j = S->nsegs;
-        while (j > 0 && S->segs[j - 1].start >= start) j--;
-        size_t w = start;
-        int low = INF;
-        for (size_t i = j; i < S->nsegs; i++) {
-            size_t s0 = S->segs[i].start;
-            size_t end = i + 1 < S->nsegs ? S->segs[i + 1].start : S->ntent;
-            if (S->segs[i].low >= d) {
-                for (size_t x = s0; x < end; x++) tab_put(S, table, S->tent[x], t);
-            } else {
-                memmove(S->tent + w, S->tent + s0, (end - s0) * sizeof(Key));
-                w += end - s0;
-                if (S->segs[i].low < low) low = S->segs[i].low;
+                ch->key = begin(S, &q);
+                ch->sig = zob(ch->key);
             }
         }
-        S->ntent = w;
-        S->nsegs = j;
-        if (S->ntent > start) push_seg(S, start, low); /* what is left, merged */
-        *hit_out = INF;
-        return t;
+        return seat;
     }
-    int low = hit;
-    while (S->nsegs && S->segs[S->nsegs - 1].start >= start) {
-        S->nsegs--;
-        if (S->segs[S->nsegs].low < low) low = S->segs[S->nsegs].low;
-    }
-    push_seg(S, start, low);
-    push_tent(S, pk);
-    *hit_out = hit;
-    return t;
-}
-
-/* Solver._free; lookup: the table may answer (the first position of an epoch, no history) */
-static int free_search(Core *S, Key pk, int d, int lookup, int *hit_out) {
-    count_node(S);
-    Table *table = &S->table;
-    if (lookup) {
-        int v = tab_get(table, pk);
-        if (v >= 0) { *hit_out = INF; return v; }
-    }
-    Pos p, r;
-    unpack(S, pk, &p);
-    int mover = p.mover, hit = INF;
-    size_t base = S->nmv, cnt = gen(S, &p, pk);
+    unpack(S, k, &p);
+    size_t base = S->nmv;
+    size_t cnt = gen(S, &p, k);
+    reserve_ch(S, cnt);
     for (size_t i = 0; i < cnt; i++) {
-        Move *m = &S->mv[base + i];
+        const Move *m = &S->mv[base + i];
+        Child *ch = &S->ch[S->nch++];
+        ch->fixed = 0;
         if (m->tag == END) {
-            if (m->win == mover) {
-                tab_put(S, table, pk, mover);
-                S->nmv = base;
-                *hit_out = INF;
-                return mover;
-            }
-            continue;
-        }
-        if (m->tag == REV) {
-            int32_t idx = path_get(&S->path, m->key);
-            if (idx != NONE) {
+            ch->fixed = 1;
+            ch->pn = m->win == 0 ? 0 : INF;
+            ch->dn = m->win == 0 ? INF : 0;
+        } else if (m->tag == REV) {
+            if (path_get(&S->path, m->key) != NONE) {
+                Pos r;
                 unpack(S, m->key, &r);
-                if (tiebreak(S, &r) == mover) {
-                    if (idx >= d) tab_put(S, table, pk, mover);
-                    S->nmv = base;
-                    *hit_out = idx;
-                    return mover;
-                }
-                if (idx < hit) hit = idx;
-                continue;
+                int w = tiebreak(S, &r);
+                ch->fixed = 1;
+                ch->pn = w == 0 ? 0 : INF;
+                ch->dn = w == 0 ? INF : 0;
+            } else {
+                ch->key = m->key;
+                ch->sig = sig ^ zob(m->key);
             }
-            m->pending = 1;
         } else {
-            int w = tab_get(table, m->key);
-            if (w >= 0) {
-                if (w == mover) {
-                    tab_put(S, table, pk, mover);
-                    S->nmv = base;
-                    *hit_out = INF;
-                    return mover;
-                }
-                continue;
-            }
-            m->pending = 1;
+            ch->key = m->key;
+            ch->sig = zob(m->key);
         }
-    }
-    for (size_t i = 0; i < cnt; i++) {
-        if (!S->mv[base + i].pending) continue;
-        Key ck = S->mv[base + i].key;
-        int w, h;
-        if (S->mv[base + i].tag == IRR) {
-            w = epoch(S, ck);
-            h = INF;
-        } else {
-            path_put(S, ck, d + 1);
-            w = free_search(S, ck, d + 1, 0, &h);
-            path_del(&S->path, ck);
-        }
-        if (w == mover) {
-            if (h >= d) tab_put(S, table, pk, mover);
-            S->nmv = base;
-            *hit_out = h;
-            return mover;
-        }
-        if (h < hit) hit = h;
     }
     S->nmv = base;
-    if (hit >= d) tab_put(S, table, pk, 1 - mover);
-    *hit_out = hit;
-    return 1 - mover;
+    return p.mover;
 }
 
-/* Solver._search */
-static int search(Core *S, Key pk, const Pos *p, int d, int lookup, int *hit) {
-    int fixed = fixed_tiebreak(S, p);
-    if (fixed < 0) return free_search(S, pk, d, lookup, hit);
-    return reach(S, pk, d, fixed, &S->table, hit);
-}
+/* The 1+epsilon trick (Pawlewicz and Lew 2007): a child may run a quarter past its sibling's
+ * number before the search switches, which saves most re-expansions. */
+static inline uint64_t grow(uint32_t second) { return (uint64_t)second + second / 4 + 1; }
 
-/* Solver._epoch */
-static int epoch(Core *S, Key pk) {
-    int v = tab_get(&S->table, pk);
-    if (v >= 0) return v;
-    Pos p;
-    unpack(S, pk, &p);
-    int h;
-    if (fixed_tiebreak(S, &p) < 0) {
-        for (int i = 0; i < 2; i++) {
-            int pl = i == 0 ? p.mover : 1 - p.mover;
-            path_put(S, pk, 0);
-            int w = reach(S, pk, 0, 1 - pl, &S->g[1 - pl], &h);
-            path_del(&S->path, pk);
-            if (w == pl) {
-                tab_put(S, &S->table, pk, pl);
-                return pl;
+static void mid(Core *S, Key k, uint64_t sig, uint32_t thpn, uint32_t thdn,
+                uint32_t *out_pn, uint32_t *out_dn) {
+    count_node(S);
+    uint64_t start = S->nodes;
+    size_t base = S->nch;
+    int is_or = children(S, k, sig) == 0;
+    size_t cnt = S->nch - base;
+    /* the children's numbers, read once: afterwards only the child searched changes (a
+     * stale sibling only steers the search; proven numbers never change). The table slots
+     * are fetched first, all at once, as each is likely a cache miss. */
+    for (size_t i = 0; i < cnt; i++) {
+        const Child *ch = &S->ch[base + i];
+        if (!ch->fixed) __builtin_prefetch(&S->table.e[home(&S->table, ch->key, ch->sig)]);
+    }
+    for (size_t i = 0; i < cnt; i++) {
+        Child *ch = &S->ch[base + i];
+        if (ch->fixed) continue;
+        const Ent *e = tab_find(&S->table, ch->key, ch->sig);
+        if (e) { ch->pn = e->pn; ch->dn = e->dn; }
+        else estimate(S, ch->key, &ch->pn, &ch->dn);
+    }
+    uint32_t pn, dn;
+    for (;;) {
+        uint64_t sum = 0;
+        int best = -1;
+        uint32_t bpn = 0, bdn = 0, second = INF;
+        for (size_t i = 0; i < cnt; i++) {
+            const Child *ch = &S->ch[base + i];
+            uint32_t cpn = ch->pn, cdn = ch->dn;
+            if (is_or) {
+                if (sum != INF) sum = (cdn == INF) ? INF : (sum + cdn < INF ? sum + cdn : INF - 1);
+                if (best < 0 || cpn < bpn) {
+                    if (best >= 0) second = bpn;
+                    best = (int)i; bpn = cpn; bdn = cdn;
+                } else if (cpn < second) second = cpn;
+            } else {
+                if (sum != INF) sum = (cpn == INF) ? INF : (sum + cpn < INF ? sum + cpn : INF - 1);
+                if (best < 0 || cdn < bdn) {
+                    if (best >= 0) second = bdn;
+                    best = (int)i; bpn = cpn; bdn = cdn;
+                } else if (cdn < second) second = cdn;
             }
         }
+        if (is_or) { pn = bpn; dn = (uint32_t)sum; }
+        else { pn = (uint32_t)sum; dn = bdn; }
+        if (pn >= thpn || dn >= thdn) break;
+        uint64_t cth_pn, cth_dn;
+        if (is_or) {
+            cth_pn = grow(second) < thpn ? grow(second) : thpn;
+            cth_dn = (uint64_t)thdn - dn + bdn;
+        } else {
+            cth_pn = (uint64_t)thpn - pn + bpn;
+            cth_dn = grow(second) < thdn ? grow(second) : thdn;
+        }
+        Child ch = S->ch[base + best];
+        int on_path = !(ch.key.hi & PLACE);
+        if (on_path) path_put(S, ch.key, 1);
+        uint32_t rpn, rdn;
+        mid(S, ch.key, ch.sig, (uint32_t)cth_pn, (uint32_t)cth_dn, &rpn, &rdn);
+        if (on_path) path_del(&S->path, ch.key);
+        S->ch[base + best].pn = rpn; /* the arena may have moved */
+        S->ch[base + best].dn = rdn;
     }
-    path_put(S, pk, 0);
-    int w = search(S, pk, &p, 0, 1, &h);
-    path_del(&S->path, pk);
-    return w;
+    S->nch = base;
+    tab_store(&S->table, k, sig, pn, dn, S->nodes - start + 1);
+    *out_pn = pn;
+    *out_dn = dn;
 }
 
-/* Solver.value after the check of pos against its history */
 static int top_value(Core *S) {
-    Key pk = S->job_key;
-    if (!S->job_nhist) return epoch(S, pk);
+    Key k = S->job_key;
     for (size_t i = 0; i < S->job_nhist; i++) path_put(S, S->job_hist[i], -1);
-    path_put(S, pk, 0);
-    Pos p;
-    unpack(S, pk, &p);
-    int fixed = fixed_tiebreak(S, &p), h;
-    if (fixed < 0) return free_search(S, pk, 0, 0, &h);
-    /* the reachability values in the table assume an empty history: with one, this epoch's
-     * positions get a table of their own */
-    return reach(S, pk, 0, fixed, &S->tmp, &h);
+    if (!(k.hi & PLACE)) path_put(S, k, 0);
+    uint32_t pn, dn;
+    mid(S, k, S->job_sig, INF, INF, &pn, &dn);
+    return pn == 0 ? 0 : 1;
 }
 
 static void *run_job(void *arg) {
@@ -756,8 +738,6 @@ static void *run_job(void *arg) {
 
 /* ------------------------------------------------------------------ Python side */
 
-/* A position tuple of fast.py (or a repetition key: queues, cursor, mover, with lives and
- * supplies taken from `like`) as a key; -1 with an exception if it does not fit. */
 static int to_key(Core *S, PyObject *queues, PyObject *cursor_o, PyObject *mover_o,
                   const int lives[2], const int supply[2], Key *out) {
     Pos p;
@@ -823,8 +803,10 @@ static int to_key(Core *S, PyObject *queues, PyObject *cursor_o, PyObject *mover
 }
 
 static int Core_init(Core *S, PyObject *args, PyObject *kw) {
-    PyObject *kinds, *exc;
-    if (!PyArg_ParseTuple(args, "OO", &kinds, &exc)) return -1;
+    PyObject *kinds, *order, *exc;
+    int life, supply;
+    Py_ssize_t mb;
+    if (!PyArg_ParseTuple(args, "OOiiOn", &kinds, &order, &life, &supply, &exc, &mb)) return -1;
     PyObject *ks = PySequence_Fast(kinds, "kinds must be a sequence");
     if (!ks) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(ks);
@@ -844,20 +826,44 @@ static int Core_init(Core *S, PyObject *args, PyObject *kw) {
         S->kinds[i] = (int)k;
     }
     Py_DECREF(ks);
+    PyObject *os = PySequence_Fast(order, "placement_order must be a sequence");
+    if (!os) return -1;
+    Py_ssize_t no = PySequence_Fast_GET_SIZE(os);
+    if (no < 1 || no > PMAX) {
+        Py_DECREF(os);
+        PyErr_Format(PyExc_ValueError, "the C search covers 1 to %d placements", PMAX);
+        return -1;
+    }
+    S->norder = (int)no;
+    for (Py_ssize_t i = 0; i < no; i++) {
+        long seat = PyLong_AsLong(PySequence_Fast_GET_ITEM(os, i));
+        if (seat != 0 && seat != 1) {
+            Py_DECREF(os);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "seats are 0 and 1");
+            return -1;
+        }
+        S->order[i] = (int)seat;
+    }
+    Py_DECREF(os);
+    if (life < 0 || life > VMAX || supply < 0 || supply > VMAX || no + 2 * supply > FMAX) {
+        PyErr_SetString(PyExc_ValueError, "lives, supplies or flags out of range for the C search");
+        return -1;
+    }
+    S->life = life;
+    S->supply = supply;
     Py_XSETREF(S->timeout_exc, Py_NewRef(exc));
     if (!S->path.e) {
         S->path.cap = 1 << 10;
         S->path.e = calloc(S->path.cap, sizeof(PEnt));
-        S->ctent = S->csegs = 1 << 10;
-        S->tent = malloc(S->ctent * sizeof(Key));
-        S->segs = malloc(S->csegs * sizeof(Seg));
         S->cmv = 1 << 12;
         S->mv = malloc(S->cmv * sizeof(Move));
+        S->cch = 1 << 12;
+        S->ch = malloc(S->cch * sizeof(Child));
         S->dstamp = calloc(DSLOTS, sizeof(uint32_t));
         S->didx = calloc(DSLOTS, sizeof(uint16_t));
         S->cache = calloc(CSLOTS, sizeof(CSlot));
-        if (!S->path.e || !S->tent || !S->segs || !S->mv || !S->dstamp || !S->didx ||
-            !S->cache) {
+        if (!S->path.e || !S->mv || !S->ch || !S->dstamp || !S->didx || !S->cache ||
+            tab_init(&S->table, mb > 0 ? (size_t)mb : 1)) {
             PyErr_NoMemory();
             return -1;
         }
@@ -868,13 +874,10 @@ static int Core_init(Core *S, PyObject *args, PyObject *kw) {
 }
 
 static void Core_dealloc(Core *S) {
-    tab_free(&S->table);
-    tab_free(&S->g[0]);
-    tab_free(&S->g[1]);
+    if (S->table.e) munmap(S->table.e, S->table.bytes);
     free(S->path.e);
-    free(S->tent);
-    free(S->segs);
     free(S->mv);
+    free(S->ch);
     free(S->dstamp);
     free(S->didx);
     if (S->cache)
@@ -901,53 +904,102 @@ static int int_pair(PyObject *o, int out[2]) {
     return PyErr_Occurred() ? -1 : 0;
 }
 
-static PyObject *Core_value(Core *S, PyObject *args) {
-    PyObject *pos, *history, *deadline_o, *progress;
-    if (!PyArg_ParseTuple(args, "OOOO", &pos, &history, &deadline_o, &progress)) return NULL;
+/* The key and history hash of (pos, history) as search.Solver._root makes them (the caller has
+ * checked that pos is not repeated); with want_hist, the history keys go to *hist (malloc'd). */
+static int node_of(Core *S, PyObject *pos, PyObject *history, Key *k, uint64_t *sig,
+                   Key **hist, size_t *nhist) {
+    *hist = NULL;
+    *nhist = 0;
+    if (PyTuple_Check(pos) && PyTuple_GET_SIZE(pos) == 3) { /* ("place", queues, index) */
+        long index = PyLong_AsLong(PyTuple_GET_ITEM(pos, 2));
+        if (PyErr_Occurred()) return -1;
+        if (index < 0 || index >= S->norder) {
+            PyErr_SetString(PyExc_ValueError, "placement index out of range");
+            return -1;
+        }
+        int zero[2] = {0, 0};
+        PyObject *z = PyLong_FromLong(0);
+        int rc = to_key(S, PyTuple_GET_ITEM(pos, 1), z, z, zero, zero, k);
+        Py_DECREF(z);
+        if (rc) return -1;
+        k->hi = PLACE | (uint64_t)index;
+        *sig = 0;
+        return 0;
+    }
     if (!PyTuple_Check(pos) || PyTuple_GET_SIZE(pos) != 5) {
-        PyErr_SetString(PyExc_TypeError, "pos must be (queues, cursor, mover, lives, supply)");
-        return NULL;
+        PyErr_SetString(PyExc_TypeError, "pos must be (queues, cursor, mover, lives, supply) "
+                        "or ('place', queues, index)");
+        return -1;
     }
     int lives[2], supply[2];
     if (int_pair(PyTuple_GET_ITEM(pos, 3), lives) || int_pair(PyTuple_GET_ITEM(pos, 4), supply))
-        return NULL;
-    Key pk;
+        return -1;
     if (to_key(S, PyTuple_GET_ITEM(pos, 0), PyTuple_GET_ITEM(pos, 1), PyTuple_GET_ITEM(pos, 2),
-               lives, supply, &pk))
-        return NULL;
+               lives, supply, k))
+        return -1;
+    *sig = zob(*k);
     PyObject *hs = PySequence_Fast(history, "history must be a sequence");
-    if (!hs) return NULL;
+    if (!hs) return -1;
     size_t nh = (size_t)PySequence_Fast_GET_SIZE(hs);
-    if (!nh) { /* the first position of an epoch: the table may know it already */
-        Py_DECREF(hs);
-        int v = tab_get(&S->table, pk);
-        if (v >= 0) return PyLong_FromLong(v);
-    }
-    Key *hist = nh ? malloc(nh * sizeof(Key)) : NULL;
-    if (nh && !hist) { Py_DECREF(hs); return PyErr_NoMemory(); }
+    Key *h = nh ? malloc(nh * sizeof(Key)) : NULL;
+    if (nh && !h) { Py_DECREF(hs); PyErr_NoMemory(); return -1; }
     for (size_t i = 0; i < nh; i++) {
-        PyObject *h = PySequence_Fast_GET_ITEM(hs, i);
-        if (!PyTuple_Check(h) || PyTuple_GET_SIZE(h) != 3) {
+        PyObject *o = PySequence_Fast_GET_ITEM(hs, i);
+        if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 3) {
             PyErr_SetString(PyExc_TypeError, "a history key is (queues, cursor, mover)");
         } else {
-            to_key(S, PyTuple_GET_ITEM(h, 0), PyTuple_GET_ITEM(h, 1), PyTuple_GET_ITEM(h, 2),
-                   lives, supply, &hist[i]);
+            to_key(S, PyTuple_GET_ITEM(o, 0), PyTuple_GET_ITEM(o, 1), PyTuple_GET_ITEM(o, 2),
+                   lives, supply, &h[i]);
         }
-        if (PyErr_Occurred()) { free(hist); Py_DECREF(hs); return NULL; }
+        if (PyErr_Occurred()) { free(h); Py_DECREF(hs); return -1; }
+        *sig ^= zob(h[i]);
     }
-    if (nh) Py_DECREF(hs);
+    Py_DECREF(hs);
+    *hist = h;
+    *nhist = nh;
+    return 0;
+}
+
+static PyObject *Core_entry(Core *S, PyObject *args) {
+    PyObject *pos, *history;
+    if (!PyArg_ParseTuple(args, "OO", &pos, &history)) return NULL;
+    Key k;
+    uint64_t sig;
+    Key *hist;
+    size_t nh;
+    if (node_of(S, pos, history, &k, &sig, &hist, &nh)) return NULL;
+    free(hist);
+    const Ent *e = tab_find(&S->table, k, sig);
+    if (!e) Py_RETURN_NONE;
+    return Py_BuildValue("(kkK)", (unsigned long)e->pn, (unsigned long)e->dn,
+                         (unsigned long long)e->work);
+}
+
+static PyObject *Core_value(Core *S, PyObject *args) {
+    PyObject *pos, *history, *deadline_o, *progress;
+    if (!PyArg_ParseTuple(args, "OOOO", &pos, &history, &deadline_o, &progress)) return NULL;
+    Key pk;
+    uint64_t sig;
+    Key *hist;
+    size_t nh;
+    if (node_of(S, pos, history, &pk, &sig, &hist, &nh)) return NULL;
+    const Ent *e = tab_find(&S->table, pk, sig);
+    if (e && (e->pn == 0 || e->dn == 0)) { /* proven already */
+        free(hist);
+        return PyLong_FromLong(e->pn == 0 ? 0 : 1);
+    }
     S->deadline = deadline_o == Py_None ? -1.0 : PyFloat_AsDouble(deadline_o);
     if (PyErr_Occurred()) { free(hist); return NULL; }
 
     path_clear(&S->path);
-    S->ntent = S->nsegs = S->nmv = 0;
+    S->nmv = S->nch = 0;
     S->job_key = pk;
+    S->job_sig = sig;
     S->job_hist = hist;
     S->job_nhist = nh;
     S->done = 0;
     S->abort_flag = 0;
     S->shown_nodes = S->nodes;
-
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_t th;
@@ -989,7 +1041,6 @@ static PyObject *Core_value(Core *S, PyObject *args) {
     Py_END_ALLOW_THREADS
     free(hist);
     S->job_hist = NULL;
-    tab_free(&S->tmp);
     S->shown_nodes = S->nodes;
     if (interrupted) return NULL; /* the exception of the callback or the signal handler */
     if (S->err == TIMEOUT) {
@@ -1013,6 +1064,8 @@ static PyMethodDef Core_methods[] = {
      "value(pos, history, deadline, progress): the winning seat (see search.Solver.value); "
      "history: repetition keys, none equal to pos's; deadline: time.monotonic() value or "
      "None; progress: a callable or None, called now and then during the search"},
+    {"entry", (PyCFunction)Core_entry, METH_VARARGS,
+     "entry(pos, history): the table's (pn, dn, work) of this node, or None"},
     {NULL}
 };
 
@@ -1040,7 +1093,8 @@ static PyTypeObject CoreType = {
     .tp_name = "spaghetti.solver._csearch.Core",
     .tp_basicsize = sizeof(Core),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Core(kinds, timeout_exc): the search state of one model (its tables persist)",
+    .tp_doc = "Core(kinds, placement_order, life, supply, timeout_exc, table_mb): the search "
+              "state of one model (its table persists)",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Core_init,
     .tp_dealloc = (destructor)Core_dealloc,
@@ -1049,7 +1103,7 @@ static PyTypeObject CoreType = {
 };
 
 static struct PyModuleDef moduledef = {
-    PyModuleDef_HEAD_INIT, "_csearch", "The exact search of search.py in C.", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_csearch", "The df-pn search of search.py in C.", -1, NULL,
 };
 
 PyMODINIT_FUNC PyInit__csearch(void) {
@@ -1065,5 +1119,6 @@ PyMODINIT_FUNC PyInit__csearch(void) {
     PyModule_AddIntConstant(m, "MAX_CARDS", NMAX);
     PyModule_AddIntConstant(m, "MAX_FLAGS", FMAX);
     PyModule_AddIntConstant(m, "MAX_VALUE", VMAX);
+    PyModule_AddIntConstant(m, "MAX_PLACEMENTS", PMAX);
     return m;
 }

@@ -1,9 +1,9 @@
 """Solve an engine state: its value under perfect play and a principal line in notation.
 
 :func:`solve` accepts any state of any game. Two-player level-1 Spaghetti Code with the rulebook
-options (:func:`fast_covers`) goes to the level-1 solver: in the placement phase a minimax over
-placements with a table, in the middle of a command the remaining choices expanded through the
-engine's door, at a turn decision the fast model of :mod:`.fast` and the search of :mod:`.search`.
+options (:func:`fast_covers`) goes to the level-1 solver: in the placement phase and at a turn
+decision the fast model of :mod:`.fast` and the proof-number search of :mod:`.search`, in the
+middle of a command the remaining choices expanded through the engine's door.
 Everything else (every variant, option, draw and chance event, any number of players) goes to
 the general solver of :mod:`.general`, which proves positions near the end of a game.
 """
@@ -19,7 +19,7 @@ from ..core.state import D_TURN, EXECUTION, PLACEMENT
 from ..errors import SetupError
 from .fast import KIND_OF, Model, from_state
 from .general import GeneralSolver
-from .search import Solver, Timeout
+from .search import TABLE_MB, Solver, Timeout
 
 __all__ = ["Result", "Timeout", "fast_covers", "solve", "solve_program"]
 
@@ -52,47 +52,13 @@ def fast_covers(state) -> bool:
 
 
 class _Run:
-    """One solve: a model, a solver and a placement table shared by every sub-search."""
+    """One solve: a model and a solver whose table every sub-search shares."""
 
-    def __init__(self, state, time_limit, on_progress, backend, max_nodes=None):
+    def __init__(self, state, time_limit, on_progress, backend, max_nodes=None,
+                 table_mb=TABLE_MB):
         self.model = Model(state.program, state.game.placement_order, state.game.life,
                            state.game.supply)
-        self.solver = Solver(self.model, time_limit, on_progress, backend, max_nodes)
-        self.place_table: dict = {}
-
-    # Placement: a plain minimax with a table (there is no repetition before execution).
-    def place_value(self, ppos) -> int:
-        v = self.place_table.get(ppos)
-        if v is not None:
-            return v
-        seat = self.model.placement_order[ppos[2]]
-        result = 1 - seat
-        children = self.model.place_moves(ppos)
-        for _, child in children:
-            w = self._child_value(child)
-            if w == seat:
-                result = seat
-                break
-        self.place_table[ppos] = result
-        return result
-
-    def _child_value(self, child) -> int:
-        if child[0] == "place":
-            return self.place_value(child)
-        return self.solver.value(child)
-
-    def place_line(self, ppos) -> list[str]:
-        line: list[str] = []
-        winner = self.place_value(ppos)
-        while ppos[0] == "place":
-            seat = self.model.placement_order[ppos[2]]
-            for option, child in self.model.place_moves(ppos):
-                if (self._child_value(child) == seat) == (winner == seat):
-                    line.append(option)
-                    ppos = child
-                    break
-        _, rest = self.solver.principal_line(ppos)
-        return line + rest
+        self.solver = Solver(self.model, time_limit, on_progress, backend, max_nodes, table_mb)
 
     # Any engine state.
     def value_line(self, state, want_line: bool) -> tuple[int, list[str]]:
@@ -101,8 +67,8 @@ class _Run:
         if state.phase == PLACEMENT:
             ppos = ("place", tuple(state.queues), state.place_index)
             if want_line:
-                return self.place_value(ppos), self.place_line(ppos)
-            return self.place_value(ppos), []
+                return self.solver.principal_line(ppos)
+            return self.solver.value(ppos), []
         if state.phase == EXECUTION and state.decision == D_TURN:
             _, pos, history = from_state(state)
             if want_line:
@@ -127,12 +93,13 @@ class _Run:
 
 
 def solve(state, time_limit: float | None = None, on_progress=None, line: bool = True,
-          seat: int = 0, backend: str = "auto", max_nodes: int | None = None) -> Result:
+          seat: int = 0, backend: str = "auto", max_nodes: int | None = None,
+          table_mb: int = TABLE_MB) -> Result:
     """Solve an engine state for ``seat`` (with more than two players: can that seat force a
     win against all the others?). Raises :class:`Timeout` when ``time_limit`` (seconds) runs
     out, or when more than ``max_nodes`` positions were searched (a budget that, unlike time,
-    gives the same answer on every machine). ``backend``: the level-1 search's, see
-    :class:`~.search.Solver`.
+    gives the same answer on every machine). ``backend`` and ``table_mb``: the level-1 search's,
+    see :class:`~.search.Solver`.
 
     >>> import spaghetti
     >>> s = spaghetti.new_game(level=1, program=["Bug", "MoveFlag", "AddFlag", "RemoveFlag",
@@ -146,7 +113,7 @@ def solve(state, time_limit: float | None = None, on_progress=None, line: bool =
         raise SetupError(f"seat {seat} is not in this game (seats 0-{state.game.players - 1})")
     start = time.monotonic()
     if fast_covers(state):
-        run = _Run(state, time_limit, on_progress, backend, max_nodes)
+        run = _Run(state, time_limit, on_progress, backend, max_nodes, table_mb)
         winner, pv = run.value_line(state, line)
         return Result(winner, pv, run.solver.nodes, time.monotonic() - start, seat,
                       1.0 if winner == seat else -1.0)
@@ -162,9 +129,9 @@ def solve(state, time_limit: float | None = None, on_progress=None, line: bool =
 
 
 def solve_program(program, time_limit: float | None = None, on_progress=None,
-                  line: bool = True, backend: str = "auto") -> Result:
+                  line: bool = True, backend: str = "auto", table_mb: int = TABLE_MB) -> Result:
     """Solve a level-1, 2-player game from the empty board with the program in this order."""
     from ..core.game import Game
 
     state = Game(level=1, players=2).new_state(program=list(program))
-    return solve(state, time_limit, on_progress, line, backend=backend)
+    return solve(state, time_limit, on_progress, line, backend=backend, table_mb=table_mb)

@@ -15,6 +15,7 @@ import time
 
 CARDS = ("AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb")
 FORMAT = "spaghetti-level1-solved/1"
+TABLE_MB = 2048  #: the search table of each worker, in megabytes
 
 
 def programs() -> list[tuple[str, ...]]:
@@ -26,14 +27,14 @@ def program_id(program) -> str:
     return ",".join(program)
 
 
-def solve_one(program, time_limit: float | None = None) -> dict:
+def solve_one(program, time_limit: float | None = None, table_mb: int = TABLE_MB) -> dict:
     """Solve one program from the empty board: a JSON-ready result (status ``solved`` with the
     winner and principal line, or ``timeout``)."""
     from .api import Timeout, solve_program
 
     start = time.monotonic()
     try:
-        result = solve_program(program, time_limit=time_limit)
+        result = solve_program(program, time_limit=time_limit, table_mb=table_mb)
     except Timeout:
         return {"program": program_id(program), "status": "timeout",
                 "seconds": round(time.monotonic() - start, 1), "time_limit": time_limit}
@@ -75,7 +76,8 @@ def todo(data: dict, retry_timeouts: bool = False, limit: int | None = None) -> 
 
 
 def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int | None = None,
-        retry_timeouts: bool = False, ray_address: str | None = None, on_result=None) -> dict:
+        retry_timeouts: bool = False, ray_address: str | None = None, on_result=None,
+        table_mb: int = TABLE_MB) -> dict:
     """Solve the programs not yet in ``path``, saving each result as it arrives."""
     data = load(path)
     work = todo(data, retry_timeouts, limit)
@@ -87,21 +89,21 @@ def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int
             on_result(result)
 
     if ray_address is not None:
-        _run_ray(work, time_limit, ray_address, record)
+        _run_ray(work, time_limit, ray_address, record, table_mb)
     elif workers <= 1:
         for program in work:
-            record(solve_one(program, time_limit))
+            record(solve_one(program, time_limit, table_mb))
     else:
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(solve_one, p, time_limit) for p in work]
+            futures = [pool.submit(solve_one, p, time_limit, table_mb) for p in work]
             for future in as_completed(futures):
                 record(future.result())
     return data
 
 
-def _run_ray(work, time_limit, address, record) -> None:
+def _run_ray(work, time_limit, address, record, table_mb) -> None:
     """The same job on a Ray cluster (``address`` "local" starts Ray on this machine)."""
     try:
         import ray
@@ -112,7 +114,7 @@ def _run_ray(work, time_limit, address, record) -> None:
     else:
         ray.init(address=address, ignore_reinit_error=True)
     remote = ray.remote(solve_one)
-    pending = [remote.remote(p, time_limit) for p in work]
+    pending = [remote.remote(p, time_limit, table_mb) for p in work]
     while pending:
         done, pending = ray.wait(pending, num_returns=1)
         record(ray.get(done[0]))

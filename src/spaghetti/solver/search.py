@@ -1,40 +1,37 @@
-"""Exact search over :mod:`.fast` positions, with the stalemate rule C9 and a safe table.
+"""Exact search over :mod:`.fast` positions: depth-first proof-number search (df-pn), with the
+stalemate rule C9 folded into the keys so that no value ever leaks between histories.
 
-The base game has no draws with two players, so a value is simply the seat that wins, and the
-search is a depth-first AND/OR proof: the mover wins if one of its turns wins, else loses (an
-alpha-beta search with the window closed around the only two values).
+**What is searched.** The base game has no draws with two players, so a position is a win for
+seat 0 or for seat 1, and the question "does seat 0 win?" is an AND/OR proof: seat 0's turns are
+OR nodes, seat 1's AND nodes. Placement positions (``("place", queues, index)``) are nodes of
+the same search, so a whole game is one proof from the empty board.
 
-**Repetition (C9).** An *epoch* is a stretch of turns with no irreversible change. The engine
-forgets the earlier positions at each irreversible change, so a repeated position can only be one
-of the current epoch: the search keeps the positions of the current epoch on its path, and a
-turn that reaches one of them ends the game, won by the tie-break winner of that position,
-exactly as ``stalemate: auto`` does.
+**Proof numbers.** Each node carries ``pn`` (how many leaves must still be shown to prove a win of
+seat 0, at least) and ``dn`` (the same for a win of seat 1); a proven node has ``(0, INF)`` or
+``(INF, 0)``. df-pn (Nagai 2002) always expands the most-proving node, in depth-first form: a
+node is searched until its numbers pass thresholds handed down by its parent. A new node starts
+at ``(1, n)`` or ``(n, 1)``, where ``n`` estimates the mover's turns from the card under the
+cursor (:func:`_estimate`): a MoveFlag turn has many, a Bug turn two. Proof numbers only steer the
+search; a node is proven exactly when a proof exists, whatever the estimates.
 
-**The table and graph-history interaction.** The value of a position can depend on the path that
-led to it (which positions would count as repeated). The table therefore holds only values
-*proven without the history above the position*, that is the value the position has with an empty
-history (as at the start of an epoch), and uses them only where that is sound:
-
-- at the start of an epoch (empty history), any entry;
-- within an epoch, when the stalemate winner is the same throughout the epoch (lives or flag
-  counts differ, and both are constant within an epoch) and the entry says that player wins: a
-  repetition can only help them, so their win holds with any history.
-
-A value found with a history is stored when the search never met a position of that history
-(tracked as the lowest path index a repetition hit), or when it is a win for the player the
-repetitions do not favour (a history only takes options away from them, so their win holds with
-an empty one too).
+**Repetition (C9) and the keys.** An *epoch* is a stretch of turns with no irreversible change;
+the engine forgets earlier positions at each irreversible change, so a repeated position can
+only be one of the current epoch, and it ends the game (``stalemate: auto``), won by the
+tie-break winner of that position. The future of a turn position therefore depends on the
+position *and the set of positions seen in its epoch*, and that pair is the key of a node.
+Equal keys have equal values, so the table is exact: no graph-history interaction, nothing
+stored under one history and read under another. A turn that ends an epoch leads to a key with
+a history of one position, which is shared by every line that reaches it. Each key strictly
+extends its parent's history or lowers lives, supplies or flag counts, so the search graph has
+no cycle, and df-pn terminates.
 
 **Dominated turns.** Bug and ForkBomb aimed at the mover's own seat are left out (see
 :meth:`~.fast.Model.moves`): the opponent as target is never worse.
 
-**Move ordering.** First turns whose outcome is known at once (a game end, a repetition, a table
-entry): a win among them ends the search of the node. Then irreversible turns, damage to the
-opponent and removal of their flags first, then the reversible ones.
-
-**Backends.** The extension ``_csearch`` does the same search in C (the same values, tables,
-move order and node count) on positions packed into 128 bits; ``Solver`` uses it when it is
-built and the model fits it, else the Python code below.
+**Backends.** The extension ``_csearch`` does the same search in C (the same keys, estimates,
+thresholds, child order and node count while its table keeps every entry); it hashes the
+history set into 64 bits and bounds its table, replacing the entries that took least work.
+``Solver`` uses it when it is built and the model fits it, else the Python code below.
 """
 
 from __future__ import annotations
@@ -42,19 +39,22 @@ from __future__ import annotations
 import sys
 import time
 
-from .fast import END, IRR, REV, Model
+from ..core.state import OWNER_SHIFT
+from .fast import ADD, END, IRR, MOVE, REMOVE, REV, Model
 
 try:
     from . import _csearch
 except ImportError:  # built without a compiler: the Python search
     _csearch = None
 
-INF = 1 << 30
+INF = (1 << 32) - 1  #: the proof number of a refuted node
 BACKENDS = ("auto", "c", "python")
+#: The C table's default size in megabytes.
+TABLE_MB = 512
 
 
 class Timeout(Exception):
-    """The time limit was reached before the value was proven."""
+    """The time limit or the node budget was reached before the value was proven."""
 
 
 def c_unsupported_reason(model: Model) -> str | None:
@@ -65,9 +65,45 @@ def c_unsupported_reason(model: Model) -> str | None:
         return f"the C search covers programs of up to {_csearch.MAX_CARDS} cards"
     if len(model.placement_order) + 2 * model.supply > _csearch.MAX_FLAGS:
         return f"the C search covers up to {_csearch.MAX_FLAGS} flags"
+    if len(model.placement_order) > _csearch.MAX_PLACEMENTS:
+        return f"the C search covers up to {_csearch.MAX_PLACEMENTS} placements"
     if max(model.life, model.supply) > _csearch.MAX_VALUE:
         return f"the C search covers lives and supplies up to {_csearch.MAX_VALUE}"
     return None
+
+
+def _estimate(model: Model, pos) -> tuple[int, int]:
+    """The proof and disproof numbers of a new node: ``(1, n)`` when seat 0 moves (one good turn
+    proves it, all ``n`` must fail to refute it), ``(n, 1)`` when seat 1 does; then the number of
+    the side behind in material (twice the lives plus the flags on the cards) is multiplied by
+    one plus its deficit."""
+    if pos[0] == "place":
+        return 1, 1
+    queues, cursor, mover, lives, supply = pos
+    kind = model.kinds[cursor]
+    n = model.n
+    total = sum(len(q) for q in queues)
+    if kind == MOVE:
+        est = 1 + total * (n - 1) // 2
+    elif kind == REMOVE:
+        est = 1 + total // 2
+    elif kind == ADD:
+        est = 1 + (n - 1 if supply[mover] else 0)
+    else:  # Bug, ForkBomb: pass or hit
+        est = 2
+    pn, dn = (1, est) if mover == 0 else (est, 1)
+    # the material balance: lives count double, flags on the cards once
+    ones = sum(1 for q in queues for c in q if c >> OWNER_SHIFT)
+    d = 2 * (lives[0] - lives[1]) + total - 2 * ones
+    if d < 0:
+        pn *= 1 - d
+    elif d > 0:
+        dn *= 1 + d
+    return pn, dn
+
+
+def _mover(model: Model, pos) -> int:
+    return model.placement_order[pos[2]] if pos[0] == "place" else pos[2]
 
 
 class Solver:
@@ -77,17 +113,20 @@ class Solver:
     "auto" (C when it can). ``on_progress(solver)`` is called every 16,384 positions by the
     Python search, every 0.2 s by the C one (which searches millions a second); an exception it
     raises stops the search. ``max_nodes``: a budget of positions, checked every 16,384 by both
-    (the same count, so a budget stops both at the same point): past it, :class:`Timeout`."""
+    (the same count, so a budget stops both at the same point): past it, :class:`Timeout`.
+    ``table_mb``: the size of the C search's table (the Python one grows as needed)."""
 
     def __init__(self, model: Model, time_limit: float | None = None, on_progress=None,
-                 backend: str = "auto", max_nodes: int | None = None):
+                 backend: str = "auto", max_nodes: int | None = None,
+                 table_mb: int = TABLE_MB):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         self._core = None
         if backend != "python":
             reason = c_unsupported_reason(model)
             if reason is None:
-                self._core = _csearch.Core(model.kinds, Timeout)
+                self._core = _csearch.Core(model.kinds, model.placement_order, model.life,
+                                           model.supply, Timeout, table_mb)
                 self._core.max_nodes = max_nodes
             elif backend == "c":
                 raise ValueError(reason)
@@ -98,309 +137,194 @@ class Solver:
         self.deadline = None if time_limit is None else time.monotonic() + time_limit
         self.on_progress = on_progress
         self.max_nodes = max_nodes
-        self._moves_cache: dict = {}
-        self.tentative: list = []
-        self.segments: list = []  # (start in tentative, lowest path index relied on)
-        # The two reachability games of epochs without a fixed stalemate winner, by that winner.
-        self.gtables: dict = {0: {}, 1: {}}
+        self._children_cache: dict = {}
 
     # ---------------------------------------------------------------- public
 
     @property
     def table_size(self) -> int:
-        """Entries in the main table."""
+        """Entries in the table."""
         return len(self.table) if self._core is None else self._core.table_size
 
     def value(self, pos, history=()) -> int:
-        """The seat that wins from the turn position ``pos`` under perfect play; ``history``:
-        the repetition keys of the current epoch before ``pos`` (``Model.rep_key``)."""
+        """The seat that wins from ``pos`` under perfect play. ``pos`` is a turn position of
+        :mod:`.fast` or a placement position (``Model.start()`` and its successors);
+        ``history``: the repetition keys of the current epoch before a turn position
+        (``Model.rep_key``)."""
+        key = self._root(pos, history)
+        if not isinstance(key, tuple):
+            return key
         if self._core is not None:
-            if self.model.rep_key(pos) in history:
-                return self.model.tiebreak(pos)
             progress = None if self.on_progress is None else self._c_progress
             try:
-                return self._core.value(pos, tuple(history), self.deadline, progress)
+                return self._core.value(*self._as_call(key), self.deadline, progress)
             finally:
                 self.nodes = self._core.nodes
+        entry = self.table.get(key)
+        if entry is not None and 0 in entry[:2]:  # proven already
+            return 0 if entry[0] == 0 else 1
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 200000))
-        self.tentative.clear()
-        self.segments.clear()
         try:
-            key = self.model.rep_key(pos)
-            if key in history:
-                return self.model.tiebreak(pos)
-            if not history:
-                return self._epoch(pos)
-            path = {k: -1 for k in history}
-            path[key] = 0
-            fixed = self.model.fixed_tiebreak(pos)
-            if fixed is None:
-                return self._free(pos, path, 0)[0]
-            # The reachability values in the table assume an empty history: with one, the
-            # positions of this epoch get a table of their own (its history counts as wins
-            # of the fixed stalemate winner).
-            return self._reach(pos, path, 0, fixed, {})[0]
+            pn, dn = self._mid(key, INF, INF)
         finally:
             sys.setrecursionlimit(old)
+        return 0 if pn == 0 else 1
 
     def principal_line(self, pos, history=(), limit=400) -> tuple[int, list[str]]:
-        """The value and a principal line: the winner's winning turns, and the loser's
-        turns chosen to resist longest in the search's eyes (the first that still loses)."""
+        """The value and a principal line: the winner's proven turns, and for the loser the
+        turn whose refutation took the most work (the stiffest resistance the search met)."""
         winner = self.value(pos, history)
+        key = self._root(pos, history)
         line: list[str] = []
-        path = list(history)
-        model = self.model
-        while len(line) < limit:
-            path.append(model.rep_key(pos))
-            mover = pos[2]
-            nxt = None
-            for options, tag, res in self._ordered(pos):
-                if tag == END:
-                    w, child, hist = res, None, None
-                elif tag == REV and model.rep_key(res) in path:
-                    w, child, hist = model.tiebreak(res), None, None
-                else:
-                    hist = path if tag == REV else []
-                    w, child = self.value(res, hist), res
-                if (mover == winner) == (w == mover):
-                    nxt = (options, child, tag)
-                    break
-                if nxt is None and w == winner:
-                    nxt = (options, child, tag)
-            if nxt is None:  # cannot happen: the value says some turn keeps it
+        while isinstance(key, tuple) and len(line) < limit:
+            mover = _mover(self.model, key[0])
+            known = []  # (options, fixed, child, winner or None, work)
+            for options, fixed, child in self._children(key):
+                if fixed is not None:
+                    known.append((options, fixed, child, 0 if fixed[0] == 0 else 1, -1))
+                    continue
+                entry = self._entry(child)
+                w = None
+                if entry is not None and 0 in entry[:2]:
+                    w = 0 if entry[0] == 0 else 1
+                known.append((options, fixed, child, w, 0 if entry is None else entry[2]))
+            if mover == winner:
+                # a turn the table proves, else the first one a search proves
+                best = next((k for k in known if k[3] == winner), None)
+                if best is None:
+                    best = next(k for k in known
+                                if k[1] is None and self.value(*self._as_call(k[2])) == winner)
+            else:
+                for k in known:  # every turn loses; the table may have dropped some proofs
+                    if k[3] is None:
+                        self.value(*self._as_call(k[2]))
+                best = max(known, key=lambda k: k[4])
+            line.extend(best[0])
+            if best[1] is not None:
                 break
-            options, child, tag = nxt
-            line.extend(options)
-            if child is None:
-                break
-            if tag == IRR:
-                path = []
-            pos = child
+            key = best[2]
         return winner, line
 
-    # ---------------------------------------------------------------- search
+    # ---------------------------------------------------------------- keys and children
 
-    def _ordered(self, pos):
-        """The mover's turns, most promising first (see the module docstring)."""
-        moves = self._moves_cache.get(pos)
-        if moves is not None:
-            return moves
+    def _root(self, pos, history):
+        """The key of ``pos`` with ``history``, or the winner if that position is repeated."""
+        if pos[0] == "place":
+            return (pos, frozenset())
+        rk = self.model.rep_key(pos)
+        if rk in history:
+            return self.model.tiebreak(pos)
+        return (pos, frozenset(history) | {rk})
+
+    @staticmethod
+    def _as_call(key):
+        pos, hist = key
+        if pos[0] == "place":
+            return pos, ()
+        return pos, tuple(hist - {Model.rep_key(pos)})
+
+    def _entry(self, key):
+        """The table's ``(pn, dn, work)`` for a key, or None."""
+        if self._core is not None:
+            return self._core.entry(*self._as_call(key))
+        return self.table.get(key)
+
+    def _children(self, key):
+        """``(options, fixed, child)`` for each turn, in the search's order: ``fixed`` is the
+        ``(pn, dn)`` of a turn whose outcome is known at once (a game end, a repetition), else
+        None and ``child`` is the key the turn leads to."""
+        cached = self._children_cache.get(key)
+        if cached is not None:
+            return cached
+        pos, hist = key
         model = self.model
-        mover = pos[2]
-        opp = 1 - mover
-        lives, supply = pos[3], pos[4]
-        scored = []
-        for options, tag, res in model.moves(pos, self_damage=False):
-            if tag == END:
-                score = 0 if res == mover else 9
-            elif tag == IRR:
-                nl, ns = res[3], res[4]
-                if nl[opp] < lives[opp]:
-                    score = 1 if nl[mover] == lives[mover] else 2
-                elif nl[mover] < lives[mover]:
-                    score = 6  # hurting oneself: rarely right
-                elif ns != supply:
-                    score = 3
-                else:  # a flag removed: the opponent's first
-                    mine = sum(1 for q in res[0] for c in q if c >> 3 == mover)
-                    before = sum(1 for q in pos[0] for c in q if c >> 3 == mover)
-                    score = 2 if mine == before else 5
-            else:
-                score = 4
-            scored.append((score, options, tag, res))
-        scored.sort(key=lambda t: t[0])
-        moves = [(o, t, r) for _, o, t, r in scored]
-        if len(self._moves_cache) > 100_000:  # a cache, not a table: bounded memory
-            self._moves_cache.clear()
-        self._moves_cache[pos] = moves
-        return moves
+        out = []
+        if pos[0] == "place":
+            for option, child in model.place_moves(pos):
+                ck = (child, frozenset()) if child[0] == "place" else \
+                    (child, frozenset((model.rep_key(child),)))
+                out.append(((option,), None, ck))
+        else:
+            for options, tag, res in _ordered(model, pos):
+                if tag == END:
+                    out.append((options, (0, INF) if res == 0 else (INF, 0), None))
+                elif tag == REV:
+                    rk = model.rep_key(res)
+                    if rk in hist:
+                        w = model.tiebreak(res)
+                        out.append((options, (0, INF) if w == 0 else (INF, 0), None))
+                    else:
+                        out.append((options, None, (res, hist | {rk})))
+                else:
+                    out.append((options, None, (res, frozenset((model.rep_key(res),)))))
+        if len(self._children_cache) > 100_000:  # a cache, not a table: bounded memory
+            self._children_cache.clear()
+        self._children_cache[key] = out
+        return out
 
-    def _search(self, pos, path, d):
-        """The value of a turn position within the epoch whose path is ``path`` (``pos`` at index
-        ``d``): ``(winner, hit)``, see :meth:`_reach` and :meth:`_free`."""
-        fixed = self.model.fixed_tiebreak(pos)
-        if fixed is None:
-            return self._free(pos, path, d)
-        return self._reach(pos, path, d, fixed, self.table)
+    # ---------------------------------------------------------------- df-pn
 
-    def _epoch(self, pos):
-        """The value of the first position of an epoch (empty history).
-
-        When the stalemate winner varies within the epoch, first try the two reachability games
-        (see :meth:`_reach`) in which one player must force a winning exit and every repetition
-        counts against them: a player who wins theirs wins the real game (their strategy never
-        repeats a position). Only when neither does is the path-dependent search needed."""
-        v = self.table.get(pos)
-        if v is not None:
-            return v
-        key = self.model.rep_key(pos)
-        if self.model.fixed_tiebreak(pos) is None:
-            mover = pos[2]
-            for p in (mover, 1 - mover):
-                w = self._reach(pos, {key: 0}, 0, 1 - p, self.gtables[1 - p])[0]
-                if w == p:
-                    self.table[pos] = p
-                    return p
-        return self._search(pos, {key: 0}, 0)[0]
-
-    def _reach(self, pos, path, d, t, table):
-        """An epoch whose stalemate winner ``t`` is fixed. Then the game within the epoch is a
-        reachability game: the other player ``o`` wins exactly when they can force an exit (an
-        irreversible turn) that wins for them, and play that goes on forever, or repeats, is won
-        by ``t``. Its values do not depend on the path (a win of ``o`` never repeats a position:
-        each turn brings the attractor rank down; a win of ``t`` survives any history), so they
-        are table values. Positions on the path count as wins of ``t`` *for now*: a win of ``t``
-        that relied on one (``hit`` < ``d``) stays tentative until that position is settled (a
-        win of ``t``: confirmed; of ``o``: dropped)."""
+    def _mid(self, key, thpn, thdn):
+        """Search ``key`` until its numbers reach ``thpn`` or ``thdn``; store and return them."""
         self.nodes += 1
         if not self.nodes & 0x3FFF:
             self._tick()
-        v = table.get(pos)
-        if v is not None:
-            return v, INF
+        start = self.nodes
         model = self.model
-        mover = pos[2]
-        tent = self.tentative
-        start = len(tent)
-        result = None
-        hit = INF
-        pending = []
-        for options, tag, res in self._ordered(pos):
-            if tag == END:
-                if res == mover:
-                    result = mover
-                    hit = INF
-                    break
-                continue
-            key, known = None, self.table  # an irreversible turn: a new epoch's table
-            if tag == REV:
-                key = model.rep_key(res)
-                idx = path.get(key)
-                if idx is not None:
-                    if t == mover:
-                        result, hit = mover, idx
-                        break
-                    hit = min(hit, idx)
-                    continue
-                known = table
-            w = known.get(res)
-            if w is not None:
-                if w == mover:
-                    result, hit = mover, INF
-                    break
-                continue
-            pending.append((res, key))
-        if result is None:
-            for res, key in pending:
-                if key is None:
-                    w, h = self._epoch(res), INF
-                else:
-                    path[key] = d + 1
-                    try:
-                        w, h = self._reach(res, path, d + 1, t, table)
-                    finally:
-                        del path[key]
-                if w == mover:
-                    result, hit = mover, h
-                    break
-                hit = min(hit, h)
-            else:
-                result = 1 - mover
-        segs = self.segments
-        if result != t:  # a win of o: true whatever the path
-            table[pos] = result
-            while segs and segs[-1][0] >= start:
-                segs.pop()
-            del tent[start:]
-            return result, INF
-        if hit >= d:  # settled: so is every tentative win that relied on this position only
-            table[pos] = t
-            sub = []
-            while segs and segs[-1][0] >= start:
-                sub.append(segs.pop())
-            sub.reverse()
-            tail: list = []
-            low = INF
-            for i, (s0, dep) in enumerate(sub):
-                end = sub[i + 1][0] if i + 1 < len(sub) else len(tent)
-                if dep >= d:
-                    for p in tent[s0:end]:
-                        table[p] = t
-                else:
-                    tail.extend(tent[s0:end])
-                    low = min(low, dep)
-            tent[start:] = tail
-            if len(tent) > start:
-                segs.append((start, low))  # what is left, merged (a lower bound is safe)
-            return t, INF
-        low = hit
-        while segs and segs[-1][0] >= start:
-            low = min(low, segs.pop()[1])
-        segs.append((start, low))
-        tent.append(pos)
-        return t, hit
-
-    def _free(self, pos, path, d):
-        """An epoch whose stalemate winner depends on the repeated position (equal lives and
-        flag counts). Values here depend on the path: ``hit`` is the lowest path index of a
-        repeated position the result relied on; only results with ``hit >= d`` (no reliance on
-        the history above ``pos``) are stored, and entries are only used at the start of an
-        epoch."""
-        self.nodes += 1
-        if not self.nodes & 0x3FFF:
-            self._tick()
         table = self.table
-        model = self.model
-        if len(path) == 1:
-            v = table.get(pos)
-            if v is not None:
-                return v, INF
-        mover = pos[2]
-        pending = []
-        hit = INF
-        for options, tag, res in self._ordered(pos):
-            if tag == END:
-                if res == mover:
-                    table[pos] = mover
-                    return mover, INF
-                continue
-            if tag == REV:
-                key = model.rep_key(res)
-                idx = path.get(key)
-                if idx is not None:
-                    if model.tiebreak(res) == mover:
-                        if idx >= d:
-                            table[pos] = mover
-                        return mover, idx
-                    hit = min(hit, idx)
-                    continue
-                pending.append((res, key))
+        is_or = _mover(model, key[0]) == 0
+        children = self._children(key)
+        # the children's numbers, read once: afterwards only the child searched changes (a
+        # stale sibling only steers the search; proven numbers never change)
+        nums = []
+        for _, fixed, child in children:
+            if fixed is not None:
+                nums.append(fixed)
             else:
-                w = table.get(res)
-                if w is not None:
-                    if w == mover:
-                        table[pos] = mover
-                        return mover, INF
-                    continue
-                pending.append((res, None))
-        for res, key in pending:
-            if key is None:
-                w, h = self._epoch(res), INF
+                entry = table.get(child)
+                nums.append(entry[:2] if entry is not None else _estimate(model, child[0]))
+        while True:
+            pn = INF if is_or else 0
+            dn = 0 if is_or else INF
+            best = -1
+            bpn = bdn = 0
+            second = INF
+            for i, (cpn, cdn) in enumerate(nums):
+                if is_or:
+                    dn = INF if cdn == INF or dn == INF else min(dn + cdn, INF - 1)
+                    if best < 0 or cpn < bpn:
+                        if best >= 0:
+                            second = bpn
+                        best, bpn, bdn = i, cpn, cdn
+                    elif cpn < second:
+                        second = cpn
+                else:
+                    pn = INF if cpn == INF or pn == INF else min(pn + cpn, INF - 1)
+                    if best < 0 or cdn < bdn:
+                        if best >= 0:
+                            second = bdn
+                        best, bpn, bdn = i, cpn, cdn
+                    elif cdn < second:
+                        second = cdn
+            if is_or:
+                pn = bpn
             else:
-                path[key] = d + 1
-                try:
-                    w, h = self._free(res, path, d + 1)
-                finally:
-                    del path[key]
-            if w == mover:
-                if h >= d:
-                    table[pos] = mover
-                return mover, h
-            hit = min(hit, h)
-        if hit >= d:
-            table[pos] = 1 - mover
-        return 1 - mover, hit
+                dn = bdn
+            if pn >= thpn or dn >= thdn:
+                break
+            # the best child is never a fixed turn here: this node would be proven. The 1+epsilon
+            # trick (Pawlewicz and Lew 2007): a child may run a quarter past its sibling's number
+            # before the search switches, which saves most re-expansions.
+            child = children[best][2]
+            grow = second + second // 4 + 1
+            if is_or:
+                nums[best] = self._mid(child, min(thpn, grow), thdn - dn + bdn)
+            else:
+                nums[best] = self._mid(child, thpn - pn + bpn, min(thdn, grow))
+        old = table.get(key)
+        table[key] = (pn, dn, self.nodes - start + 1 + (old[2] if old is not None else 0))
+        return pn, dn
 
     def _c_progress(self):
         self.nodes = self._core.nodes
@@ -413,3 +337,33 @@ class Solver:
             raise Timeout()
         if self.on_progress is not None:
             self.on_progress(self)
+
+
+def _ordered(model: Model, pos):
+    """The mover's turns, most promising first: a game end won, damage to the opponent, removal
+    of the opponent's flags, adding a flag, the reversible turns, losing a flag of one's own, a
+    game end lost. The order only breaks ties between equal proof numbers."""
+    mover = pos[2]
+    opp = 1 - mover
+    lives, supply = pos[3], pos[4]
+    scored = []
+    for options, tag, res in model.moves(pos, self_damage=False):
+        if tag == END:
+            score = 0 if res == mover else 9
+        elif tag == IRR:
+            nl, ns = res[3], res[4]
+            if nl[opp] < lives[opp]:
+                score = 1 if nl[mover] == lives[mover] else 2
+            elif nl[mover] < lives[mover]:
+                score = 6
+            elif ns != supply:
+                score = 3
+            else:  # a flag removed: the opponent's first
+                mine = sum(1 for q in res[0] for c in q if c >> 3 == mover)
+                before = sum(1 for q in pos[0] for c in q if c >> 3 == mover)
+                score = 2 if mine == before else 5
+        else:
+            score = 4
+        scored.append((score, options, tag, res))
+    scored.sort(key=lambda t: t[0])
+    return [(o, t, r) for _, o, t, r in scored]
