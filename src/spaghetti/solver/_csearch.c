@@ -142,11 +142,14 @@ static inline size_t home(const Table *t, Key k, uint64_t sig) {
     return (mix(k) ^ (sig * 0x9E3779B97F4A7C15ULL)) & (t->cap - 1);
 }
 
+/* Slots are never emptied, and an entry goes to the first empty slot of its window if there
+ * is one: so a lookup can stop at the first empty slot. */
 static Ent *tab_find(const Table *t, Key k, uint64_t sig) {
     size_t m = t->cap - 1, i = home(t, k, sig);
     for (int w = 0; w < WINDOW; w++, i = (i + 1) & m) {
         Ent *e = &t->e[i];
-        if (e->lo == k.lo && e->hi == k.hi && e->sig == sig && used(e)) return e;
+        if (!used(e)) return NULL;
+        if (e->lo == k.lo && e->hi == k.hi && e->sig == sig) return e;
     }
     return NULL;
 }
@@ -156,15 +159,15 @@ static void tab_store(Table *t, Key k, uint64_t sig, uint32_t pn, uint32_t dn, u
     Ent *victim = NULL;
     for (int w = 0; w < WINDOW; w++, i = (i + 1) & m) {
         Ent *e = &t->e[i];
-        if (!used(e)) {
-            if (!victim || used(victim)) victim = e;
-            continue;
+        if (!used(e)) { /* the key is not further on (see tab_find) */
+            victim = e;
+            break;
         }
         if (e->lo == k.lo && e->hi == k.hi && e->sig == sig) {
             e->pn = pn; e->dn = dn; e->work += work;
             return;
         }
-        if (!victim || (used(victim) && e->work < victim->work)) victim = e;
+        if (!victim || e->work < victim->work) victim = e;
     }
     if (!used(victim)) t->n++;
     victim->lo = k.lo; victim->hi = k.hi; victim->sig = sig;
