@@ -452,3 +452,25 @@ def test_level1_run_on_a_local_ray_cluster(tmp_path):
         assert len(again["results"]) == 4  # the next two: the first two were skipped
     finally:
         ray.shutdown()
+
+
+def test_published_level1_results_replay_to_their_winners():
+    """Every solved program in docs/solved/level1.json: its principal line is a legal game of
+    that program, through the engine, that ends with the claimed winner."""
+    import json
+    import pathlib
+
+    from spaghetti.solver import level1
+    path = pathlib.Path(__file__).resolve().parent.parent / "docs" / "solved" / "level1.json"
+    data = level1.load(str(path))
+    checked = 0
+    for program_id, r in data["results"].items():
+        if r["status"] != "solved":
+            continue
+        state = spaghetti.new_game(level=1, players=2, program=program_id.split(","))
+        for option in r["line"]:
+            state.apply(option)
+        assert state.is_over and state.winner == r["winner"], program_id
+        checked += 1
+    assert json.loads(path.read_text())["format"] == level1.FORMAT
+    assert checked == level1.summary(data)["solved"]

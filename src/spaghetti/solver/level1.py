@@ -125,8 +125,12 @@ def summary(data: dict) -> dict:
     res = list(data["results"].values())
     solved = [r for r in res if r["status"] == "solved"]
     first = sum(1 for r in solved if r["winner"] == 0)
+    seconds = sorted(r["seconds"] for r in solved)
     return {"programs": len(programs()), "solved": len(solved), "first": first,
-            "second": len(solved) - first, "timeouts": len(res) - len(solved)}
+            "second": len(solved) - first, "timeouts": len(res) - len(solved),
+            "seconds": round(sum(r["seconds"] for r in res), 1),
+            "median": seconds[len(seconds) // 2] if seconds else 0.0,
+            "nodes": sum(r.get("nodes", 0) for r in solved)}
 
 
 def markdown(data: dict) -> str:
@@ -168,10 +172,15 @@ DISCUSSION = """\
 The rulebook's claim (000: "レベル1では先手が有利", the first player has the advantage at level 1)
 is tested program by program: of the {solved} programs solved so far, the first player wins
 {first} and the second player {second}. A program counts only once it is proven: the solver is
-exact (see architecture.md, "The exact solver"), and "open" rows are programs whose proof did not
-finish within the time limit of the run that tried them; a later run with a larger limit (or
-more machines, `--ray`) picks them up, since the results file is resumable.
+exact (see architecture.md, "The exact solver": a proof-number search over the whole game,
+placement included, whose table is keyed on each position and the history of its epoch, so the
+stalemate rule C9 is followed exactly). The solved programs took a median of {median} s each and
+{nodes:,} positions in all; the runs so far, open programs included, {seconds} s of one core.
+"Open" rows are programs whose proof did not finish within the time limit of the run that
+tried them; a later run with a larger limit (`--retry`), or more machines (`--ray`), picks them
+up, since the results file is resumable.
 
-Each principal line is the winner's proof line against the loser's first losing reply in the
-solver's move order, so it is a legal game that the winner wins, not necessarily the longest
-resistance. Replay one with `spaghetti solve --level 1 --program ...` to see it in full."""
+Each principal line is the winner's proof line against the loser's stiffest resistance that
+the search met (the turn whose refutation took the most work), so it is a legal game that the
+winner wins, not necessarily the longest one. Replay one with `spaghetti solve --level 1
+--program ...` to see it in full."""
