@@ -253,7 +253,7 @@ def test_c9_repetition_is_scored_by_the_tie_break_of_the_repeated_position(backe
     start = model.begin(((0,), (8,)))
     # seat 0's flag on card 0 has the turn; each side has 1 flag and 1 life: (1), (2) tie,
     # (3) heads tie, (4) the cursor's card decides.
-    assert model.fixed_tiebreak(start) is None
+    assert model.tiebreak(start) == 0 and model.tiebreak(model.begin(((8,), (0,)))) == 1
     expected = minimax_fast(model, start, {model.rep_key(start)})
     assert Solver(model, backend=backend).value(start) == expected
 
@@ -279,14 +279,13 @@ def test_c9_auto_stalemate_ends_at_the_first_repeated_position_like_the_engine()
     assert state.is_over
 
 
-def test_c9_fixed_tie_break_when_lives_or_flag_counts_differ():
+def test_c9_tie_break_criteria_in_order():
     model = Model(["Bug", "MoveFlag", "AddFlag", "RemoveFlag", "ForkBomb"])
     qs = ((0, 8), (8,), (0,), (0,), (8,))
-    assert model.fixed_tiebreak((qs, 0, 0, (4, 5), (6, 6))) == 1  # (1) most life
-    assert model.tiebreak((qs, 0, 0, (4, 5), (6, 6))) == 1
+    assert model.tiebreak((qs, 0, 0, (4, 5), (6, 6))) == 1  # (1) most life
     qs2 = ((0, 8), (0,), (0,), (), (0, 8))
-    assert model.fixed_tiebreak((qs2, 0, 0, (5, 5), (6, 6))) == 0  # (2) most flags
-    assert model.fixed_tiebreak((qs, 0, 0, (5, 5), (6, 6))) is None
+    assert model.tiebreak((qs2, 0, 0, (5, 5), (6, 6))) == 0  # (2) most flags
+    assert model.tiebreak((((0, 8), (8,), (8,), (8,), (0,)), 0, 0, (5, 5), (6, 6))) == 1
     # (3) most heads: seat 0 heads cards 0, 2, 3
     assert model.tiebreak((qs, 0, 0, (5, 5), (6, 6))) == 0
     # (4) heads tie: the head of the cursor's card, else the next non-empty card

@@ -670,48 +670,39 @@ static void mid(Core *S, Key k, uint64_t sig, uint32_t thpn, uint32_t thdn,
         if (e) { ch->pn = e->pn; ch->dn = e->dn; }
         else estimate(S, ch->key, &ch->pn, &ch->dn);
     }
-    uint32_t pn, dn;
+    /* phi/delta form: phi is the mover's number (pn at an OR node, dn at an AND node), the
+     * least of the children's deltas; delta is the sum of the children's phis */
+    uint32_t thphi = is_or ? thpn : thdn, thdelta = is_or ? thdn : thpn;
+    uint32_t phi, delta;
     for (;;) {
         uint64_t sum = 0;
         int best = -1;
-        uint32_t bpn = 0, bdn = 0, second = INF;
+        uint32_t bdelta = 0, second = INF;
+        phi = INF;
         for (size_t i = 0; i < cnt; i++) {
             const Child *ch = &S->ch[base + i];
-            uint32_t cpn = ch->pn, cdn = ch->dn;
-            if (is_or) {
-                if (sum != INF) sum = (cdn == INF) ? INF : (sum + cdn < INF ? sum + cdn : INF - 1);
-                if (best < 0 || cpn < bpn) {
-                    if (best >= 0) second = bpn;
-                    best = (int)i; bpn = cpn; bdn = cdn;
-                } else if (cpn < second) second = cpn;
-            } else {
-                if (sum != INF) sum = (cpn == INF) ? INF : (sum + cpn < INF ? sum + cpn : INF - 1);
-                if (best < 0 || cdn < bdn) {
-                    if (best >= 0) second = bdn;
-                    best = (int)i; bpn = cpn; bdn = cdn;
-                } else if (cdn < second) second = cdn;
-            }
+            uint32_t cphi = is_or ? ch->pn : ch->dn, cdelta = is_or ? ch->dn : ch->pn;
+            if (sum != INF) sum = cdelta == INF ? INF : (sum + cdelta < INF ? sum + cdelta : INF - 1);
+            if (best < 0 || cphi < phi) {
+                if (best >= 0) second = phi;
+                best = (int)i; phi = cphi; bdelta = cdelta;
+            } else if (cphi < second) second = cphi;
         }
-        if (is_or) { pn = bpn; dn = (uint32_t)sum; }
-        else { pn = (uint32_t)sum; dn = bdn; }
-        if (pn >= thpn || dn >= thdn) break;
-        uint64_t cth_pn, cth_dn;
-        if (is_or) {
-            cth_pn = grow(second) < thpn ? grow(second) : thpn;
-            cth_dn = (uint64_t)thdn - dn + bdn;
-        } else {
-            cth_pn = (uint64_t)thpn - pn + bpn;
-            cth_dn = grow(second) < thdn ? grow(second) : thdn;
-        }
+        delta = (uint32_t)sum;
+        if (phi >= thphi || delta >= thdelta) break;
+        uint32_t cth_phi = grow(second) < thphi ? (uint32_t)grow(second) : thphi;
+        uint32_t cth_delta = (uint32_t)((uint64_t)thdelta - delta + bdelta);
         Child ch = S->ch[base + best];
         int on_path = !(ch.key.hi & PLACE);
         if (on_path) path_put(S, ch.key, 1);
         uint32_t rpn, rdn;
-        mid(S, ch.key, ch.sig, (uint32_t)cth_pn, (uint32_t)cth_dn, &rpn, &rdn);
+        mid(S, ch.key, ch.sig, is_or ? cth_phi : cth_delta, is_or ? cth_delta : cth_phi,
+            &rpn, &rdn);
         if (on_path) path_del(&S->path, ch.key);
         S->ch[base + best].pn = rpn; /* the arena may have moved */
         S->ch[base + best].dn = rdn;
     }
+    uint32_t pn = is_or ? phi : delta, dn = is_or ? delta : phi;
     S->nch = base;
     tab_store(&S->table, k, sig, pn, dn, S->nodes - start + 1);
     *out_pn = pn;

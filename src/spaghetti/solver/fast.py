@@ -248,23 +248,6 @@ class Model:
                 return q[0] >> OWNER_SHIFT
         return 0  # unreachable: both players have flags on the cards
 
-    def fixed_tiebreak(self, pos):
-        """The stalemate winner if it is the same in every position reachable without an
-        irreversible turn (lives or flag counts differ: both are constant there), else None."""
-        queues, _, _, lives, _ = pos
-        if lives[0] != lives[1]:
-            return 0 if lives[0] > lives[1] else 1
-        f0 = f1 = 0
-        for q in queues:
-            for code in q:
-                if code >> OWNER_SHIFT:
-                    f1 += 1
-                else:
-                    f0 += 1
-        if f0 != f1:
-            return 0 if f0 > f1 else 1
-        return None
-
 
 def from_state(state):
     """The model and position of an engine state at a turn decision of the execution phase, and

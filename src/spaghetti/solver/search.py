@@ -284,44 +284,33 @@ class Solver:
             else:
                 entry = table.get(child)
                 nums.append(entry[:2] if entry is not None else _estimate(model, child[0]))
+        # In phi/delta form: phi is the mover's number (pn at an OR node, dn at an AND node),
+        # the least of the children's deltas; delta is the sum of the children's phis.
         while True:
-            pn = INF if is_or else 0
-            dn = 0 if is_or else INF
             best = -1
-            bpn = bdn = 0
-            second = INF
+            phi = second = INF
+            delta = 0
             for i, (cpn, cdn) in enumerate(nums):
-                if is_or:
-                    dn = INF if cdn == INF or dn == INF else min(dn + cdn, INF - 1)
-                    if best < 0 or cpn < bpn:
-                        if best >= 0:
-                            second = bpn
-                        best, bpn, bdn = i, cpn, cdn
-                    elif cpn < second:
-                        second = cpn
-                else:
-                    pn = INF if cpn == INF or pn == INF else min(pn + cpn, INF - 1)
-                    if best < 0 or cdn < bdn:
-                        if best >= 0:
-                            second = bdn
-                        best, bpn, bdn = i, cpn, cdn
-                    elif cdn < second:
-                        second = cdn
-            if is_or:
-                pn = bpn
-            else:
-                dn = bdn
-            if pn >= thpn or dn >= thdn:
+                cphi, cdelta = (cpn, cdn) if is_or else (cdn, cpn)
+                delta = INF if cdelta == INF or delta == INF else min(delta + cdelta, INF - 1)
+                if best < 0 or cphi < phi:
+                    if best >= 0:
+                        second = phi
+                    best, phi, bdelta = i, cphi, cdelta
+                elif cphi < second:
+                    second = cphi
+            thphi, thdelta = (thpn, thdn) if is_or else (thdn, thpn)
+            if phi >= thphi or delta >= thdelta:
                 break
             # the best child is never a fixed turn here: this node would be proven. The 1+epsilon
             # trick (Pawlewicz and Lew 2007): a child may run a quarter past its sibling's number
             # before the search switches, which saves most re-expansions.
+            cth_phi = min(thphi, second + second // 4 + 1)
+            cth_delta = thdelta - delta + bdelta
             child = children[best][2]
-            grow = second + second // 4 + 1
-            if is_or:
-                nums[best] = self._mid(child, min(thpn, grow), thdn - dn + bdn)
-            else:
-                nums[best] = self._mid(child, thpn - pn + bpn, min(thdn, grow))
+            nums[best] = self._mid(child, *((cth_phi, cth_delta) if is_or else
+                                            (cth_delta, cth_phi)))
+        pn, dn = (phi, delta) if is_or else (delta, phi)
         old = table.get(key)
         table[key] = (pn, dn, self.nodes - start + 1 + (old[2] if old is not None else 0))
         return pn, dn
