@@ -473,3 +473,4 @@ def test_published_level1_results_replay_to_their_winners():
         checked += 1
     assert json.loads(path.read_text())["format"] == level1.FORMAT
     assert checked == level1.summary(data)["solved"]
+    assert sum(n for _, n in level1.first_placements(data)) == checked

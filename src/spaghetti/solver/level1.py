@@ -165,7 +165,25 @@ def markdown(data: dict) -> str:
             line = ", ".join(r["line"][:12]) + (" ..." if len(r["line"]) > 12 else "")
             lines.append(f"| {i} | {', '.join(program)} | {who} | {r['seconds']} | {line} |")
     lines += ["", "## Discussion", "", DISCUSSION.format(**s), ""]
+    firsts = first_placements(data)
+    if firsts:
+        lines += ["The winner's first flag in each proof (a placement proven to win; others may "
+                  "win too):", "", "| card | programs |", "|---|---|"]
+        lines += [f"| {card} | {count} |" for card, count in firsts]
+        lines.append("")
     return "\n".join(lines)
+
+
+def first_placements(data: dict) -> list[tuple[str, int]]:
+    """The card of the winner's first placement in each solved program's principal line, with
+    how many programs it is, most first."""
+    counts: dict[str, int] = {}
+    for program, r in data["results"].items():
+        if r["status"] != "solved" or len(r["line"]) <= r["winner"]:
+            continue
+        card = program.split(",")[int(r["line"][r["winner"]].split()[1])]
+        counts[card] = counts.get(card, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 DISCUSSION = """\
