@@ -7,7 +7,8 @@
  * are equal exactly when the model's position tuples are. A placement position is its queues
  * and the index of the next placement, marked by the top bit. The history set of a node is
  * hashed into 64 bits (the XOR of its positions' hashes), so a table entry is (position,
- * history hash) -> proof and disproof numbers and the work spent on it.
+ * history hash) -> proof and disproof numbers (28 bits each) and the work spent on it (8 bits,
+ * a logarithm), 32 bytes in all.
  *
  * The search recurses as deep as the longest line of reversible turns, so it runs on a thread
  * with a large (lazily committed) stack, and keeps the move lists in a heap arena. The calling
@@ -26,7 +27,7 @@
 #define FMAX 31   /* flags on the cards plus supplies: owners fit 31 bits */
 #define VMAX 31   /* lives and supplies: 5 bits each */
 #define PMAX 32   /* placements */
-#define INF 0xFFFFFFFFu
+#define INF 0x0FFFFFFFu /* 28 bits: the top 4 of each number hold half the work's code */
 #define NONE INT32_MIN
 #define PLACE (1ULL << 63) /* the mark of a placement key */
 
@@ -58,7 +59,31 @@ typedef struct { Key key; uint64_t sig; uint32_t pn, dn; int fixed; } Child;
 
 /* The table: open addressing with a probe window; an entry whose window is full replaces the
  * entry of the window that took least work. */
-typedef struct { uint64_t lo, hi, sig; uint32_t pn, dn; uint64_t work; } Ent;
+typedef struct { uint64_t lo, hi, sig; uint32_t pnw, dnw; } Ent; /* 32 bytes */
+
+/* The work spent on an entry, in 8 bits: the exponent and the next three binary digits. */
+static inline uint32_t wenc(uint64_t x) {
+    if (!x) return 0;
+    int e = 63 - __builtin_clzll(x);
+    uint64_t m = e >= 3 ? (x >> (e - 3)) & 7 : (x << (3 - e)) & 7;
+    uint64_t c = (uint64_t)e * 8 + m;
+    return c > 255 ? 255 : (uint32_t)c;
+}
+static inline uint64_t wdec(uint32_t c) {
+    int e = (int)(c >> 3);
+    uint64_t m = 8 + (c & 7);
+    return e >= 3 ? m << (e - 3) : m >> (3 - e);
+}
+static inline uint32_t ent_pn(const Ent *e) { return e->pnw & INF; }
+static inline uint32_t ent_dn(const Ent *e) { return e->dnw & INF; }
+static inline uint64_t ent_work(const Ent *e) {
+    return wdec((e->pnw >> 28) << 4 | e->dnw >> 28);
+}
+static inline void ent_set(Ent *e, uint32_t pn, uint32_t dn, uint64_t work) {
+    uint32_t c = wenc(work);
+    e->pnw = pn | (c >> 4) << 28;
+    e->dnw = dn | (c & 15) << 28;
+}
 #define WINDOW 16
 typedef struct { Ent *e; size_t cap, n, bytes; } Table;
 
@@ -164,14 +189,14 @@ static void tab_store(Table *t, Key k, uint64_t sig, uint32_t pn, uint32_t dn, u
             break;
         }
         if (e->lo == k.lo && e->hi == k.hi && e->sig == sig) {
-            e->pn = pn; e->dn = dn; e->work += work;
+            ent_set(e, pn, dn, ent_work(e) + work);
             return;
         }
-        if (!victim || e->work < victim->work) victim = e;
+        if (!victim || ent_work(e) < ent_work(victim)) victim = e;
     }
     if (!used(victim)) t->n++;
     victim->lo = k.lo; victim->hi = k.hi; victim->sig = sig;
-    victim->pn = pn; victim->dn = dn; victim->work = work;
+    ent_set(victim, pn, dn, work);
 }
 
 /* The path of the current epochs: key -> index. Epochs nested on the stack never share a key
@@ -667,7 +692,7 @@ static void mid(Core *S, Key k, uint64_t sig, uint32_t thpn, uint32_t thdn,
         Child *ch = &S->ch[base + i];
         if (ch->fixed) continue;
         const Ent *e = tab_find(&S->table, ch->key, ch->sig);
-        if (e) { ch->pn = e->pn; ch->dn = e->dn; }
+        if (e) { ch->pn = ent_pn(e); ch->dn = ent_dn(e); }
         else estimate(S, ch->key, &ch->pn, &ch->dn);
     }
     /* phi/delta form: phi is the mover's number (pn at an OR node, dn at an AND node), the
@@ -965,8 +990,8 @@ static PyObject *Core_entry(Core *S, PyObject *args) {
     free(hist);
     const Ent *e = tab_find(&S->table, k, sig);
     if (!e) Py_RETURN_NONE;
-    return Py_BuildValue("(kkK)", (unsigned long)e->pn, (unsigned long)e->dn,
-                         (unsigned long long)e->work);
+    return Py_BuildValue("(kkK)", (unsigned long)ent_pn(e), (unsigned long)ent_dn(e),
+                         (unsigned long long)ent_work(e));
 }
 
 static PyObject *Core_value(Core *S, PyObject *args) {
@@ -978,9 +1003,9 @@ static PyObject *Core_value(Core *S, PyObject *args) {
     size_t nh;
     if (node_of(S, pos, history, &pk, &sig, &hist, &nh)) return NULL;
     const Ent *e = tab_find(&S->table, pk, sig);
-    if (e && (e->pn == 0 || e->dn == 0)) { /* proven already */
+    if (e && (ent_pn(e) == 0 || ent_dn(e) == 0)) { /* proven already */
         free(hist);
-        return PyLong_FromLong(e->pn == 0 ? 0 : 1);
+        return PyLong_FromLong(ent_pn(e) == 0 ? 0 : 1);
     }
     S->deadline = deadline_o == Py_None ? -1.0 : PyFloat_AsDouble(deadline_o);
     if (PyErr_Occurred()) { free(hist); return NULL; }

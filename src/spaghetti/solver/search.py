@@ -47,7 +47,7 @@ try:
 except ImportError:  # built without a compiler: the Python search
     _csearch = None
 
-INF = (1 << 32) - 1  #: the proof number of a refuted node
+INF = (1 << 28) - 1  #: the proof number of a refuted node
 BACKENDS = ("auto", "c", "python")
 #: The C table's default size in megabytes.
 TABLE_MB = 512
