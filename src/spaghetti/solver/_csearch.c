@@ -144,11 +144,12 @@ static inline uint64_t zob(Key k) {
 static inline int keq(Key a, Key b) { return a.lo == b.lo && a.hi == b.hi; }
 
 static int tab_init(Table *t, size_t mb) {
-    size_t cap = 1 << 12;
-    while (cap * 2 * sizeof(Ent) <= mb * ((size_t)1 << 20)) cap *= 2;
+    /* any number of slots (a window starting at the last one runs into WINDOW spare ones) */
+    size_t cap = mb * ((size_t)1 << 20) / sizeof(Ent);
+    cap = cap > (1 << 12) + WINDOW ? cap - WINDOW : 1 << 12;
     /* zeroed pages on first touch; huge pages where the system allows them, since the
      * lookups are random and TLB misses count */
-    size_t bytes = cap * sizeof(Ent);
+    size_t bytes = (cap + WINDOW) * sizeof(Ent);
     void *e = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (e == MAP_FAILED) return -1;
 #ifdef MADV_HUGEPAGE
@@ -164,14 +165,15 @@ static int tab_init(Table *t, size_t mb) {
 static inline int used(const Ent *e) { return e->sig || e->hi || e->lo; }
 
 static inline size_t home(const Table *t, Key k, uint64_t sig) {
-    return (mix(k) ^ (sig * 0x9E3779B97F4A7C15ULL)) & (t->cap - 1);
+    uint64_t h = mix(k) ^ (sig * 0x9E3779B97F4A7C15ULL);
+    return (size_t)(((unsigned __int128)h * t->cap) >> 64);
 }
 
 /* Slots are never emptied, and an entry goes to the first empty slot of its window if there
  * is one: so a lookup can stop at the first empty slot. */
 static Ent *tab_find(const Table *t, Key k, uint64_t sig) {
-    size_t m = t->cap - 1, i = home(t, k, sig);
-    for (int w = 0; w < WINDOW; w++, i = (i + 1) & m) {
+    size_t i = home(t, k, sig);
+    for (int w = 0; w < WINDOW; w++, i++) {
         Ent *e = &t->e[i];
         if (!used(e)) return NULL;
         if (e->lo == k.lo && e->hi == k.hi && e->sig == sig) return e;
@@ -180,9 +182,9 @@ static Ent *tab_find(const Table *t, Key k, uint64_t sig) {
 }
 
 static void tab_store(Table *t, Key k, uint64_t sig, uint32_t pn, uint32_t dn, uint64_t work) {
-    size_t m = t->cap - 1, i = home(t, k, sig);
+    size_t i = home(t, k, sig);
     Ent *victim = NULL;
-    for (int w = 0; w < WINDOW; w++, i = (i + 1) & m) {
+    for (int w = 0; w < WINDOW; w++, i++) {
         Ent *e = &t->e[i];
         if (!used(e)) { /* the key is not further on (see tab_find) */
             victim = e;
