@@ -51,8 +51,10 @@ def _progress(console: Console, status, start: float):
               help="Whose value to report (with 3 or more players: can this seat force a win?).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the result as JSON (winner, value, line, nodes, seconds).")
+@click.option("--table-mb", type=click.IntRange(min=16), default=1024, show_default=True,
+              help="The level-1 solver's table, in megabytes (whole programs want gigabytes).")
 def solve(file: str | None, level: int | None, program: str | None, time_limit: float | None,
-          seat: int, as_json: bool) -> None:
+          seat: int, as_json: bool, table_mb: int) -> None:
     """Solve a position exactly: its value under perfect play, and a principal line.
 
     FILE is a game record of any game of the family: the position at its end is solved (any
@@ -87,7 +89,8 @@ def solve(file: str | None, level: int | None, program: str | None, time_limit: 
     try:
         with console.status("solving...", spinner="dots") as status:
             result = solve_state(state, time_limit=time_limit,
-                                 on_progress=_progress(console, status, start), seat=seat)
+                                 on_progress=_progress(console, status, start), seat=seat,
+                                 table_mb=table_mb)
     except Timeout:
         click.echo(f"spaghetti: no result within the time limit of {time_limit:g} s", err=True)
         raise SystemExit(3)

@@ -49,8 +49,9 @@ except ImportError:  # built without a compiler: the Python search
 
 INF = (1 << 28) - 1  #: the proof number of a refuted node
 BACKENDS = ("auto", "c", "python")
-#: The C table's default size in megabytes.
-TABLE_MB = 512
+#: The C table's default size in megabytes: room for a few million positions, plenty for the
+#: perfect player and hints; whole programs want more (``spaghetti solve --table-mb``).
+TABLE_MB = 128
 
 
 class Timeout(Exception):
