@@ -74,6 +74,15 @@ def test_a_whole_program_from_the_empty_board_same_winner_and_nodes_on_both_back
     assert c.nodes == py.nodes > 10_000
 
 
+def test_a_full_table_replaces_entries_and_keeps_the_value():
+    """A table far too small for the search (32,768 slots for about 70,000 entries) forces
+    replacement: lost entries cost re-searches, never the value."""
+    model = Model(PROGRAMS[0])
+    small, big = Solver(model, table_mb=1), Solver(model, table_mb=64)
+    assert small.value(model.start()) == big.value(model.start())
+    assert small.table_size < big.table_size and small.nodes > big.nodes
+
+
 def test_c_table_persists_between_calls():
     _, state = next(late_positions(seed=3, games=10, max_lives=4))
     model, pos, history = from_state(state)
