@@ -823,49 +823,41 @@ static int to_key(Core *S, PyObject *queues, PyObject *cursor_o, PyObject *mover
     return 0;
 }
 
+/* A sequence of 1 to max integers in [lo, hi] into out: its length, or -1 with an exception. */
+static int int_seq(PyObject *o, int *out, int max, long lo, long hi, const char *what,
+                   const char *bad) {
+    PyObject *f = PySequence_Fast(o, "expected a sequence");
+    if (!f) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
+    if (n < 1 || n > max) {
+        Py_DECREF(f);
+        PyErr_Format(PyExc_ValueError, "the C search covers 1 to %d %s", max, what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
+        if (v < lo || v > hi) {
+            Py_DECREF(f);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, bad);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(f);
+    return (int)n;
+}
+
 static int Core_init(Core *S, PyObject *args, PyObject *kw) {
     PyObject *kinds, *order, *exc;
     int life, supply;
     Py_ssize_t mb;
     if (!PyArg_ParseTuple(args, "OOiiOn", &kinds, &order, &life, &supply, &exc, &mb)) return -1;
-    PyObject *ks = PySequence_Fast(kinds, "kinds must be a sequence");
-    if (!ks) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(ks);
-    if (n < 1 || n > NMAX) {
-        Py_DECREF(ks);
-        PyErr_Format(PyExc_ValueError, "the C search covers programs of 1 to %d cards", NMAX);
-        return -1;
-    }
-    S->n = (int)n;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long k = PyLong_AsLong(PySequence_Fast_GET_ITEM(ks, i));
-        if (k < ADD || k > FORK) {
-            Py_DECREF(ks);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown card kind");
-            return -1;
-        }
-        S->kinds[i] = (int)k;
-    }
-    Py_DECREF(ks);
-    PyObject *os = PySequence_Fast(order, "placement_order must be a sequence");
-    if (!os) return -1;
-    Py_ssize_t no = PySequence_Fast_GET_SIZE(os);
-    if (no < 1 || no > PMAX) {
-        Py_DECREF(os);
-        PyErr_Format(PyExc_ValueError, "the C search covers 1 to %d placements", PMAX);
-        return -1;
-    }
-    S->norder = (int)no;
-    for (Py_ssize_t i = 0; i < no; i++) {
-        long seat = PyLong_AsLong(PySequence_Fast_GET_ITEM(os, i));
-        if (seat != 0 && seat != 1) {
-            Py_DECREF(os);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "seats are 0 and 1");
-            return -1;
-        }
-        S->order[i] = (int)seat;
-    }
-    Py_DECREF(os);
+    int n = int_seq(kinds, S->kinds, NMAX, ADD, FORK, "cards", "unknown card kind");
+    if (n < 0) return -1;
+    S->n = n;
+    int no = int_seq(order, S->order, PMAX, 0, 1, "placements", "seats are 0 and 1");
+    if (no < 0) return -1;
+    S->norder = no;
     if (life < 0 || life > VMAX || supply < 0 || supply > VMAX || no + 2 * supply > FMAX) {
         PyErr_SetString(PyExc_ValueError, "lives, supplies or flags out of range for the C search");
         return -1;
