@@ -366,14 +366,19 @@ static inline int mine(const Core *S, const Pos *p, int seat) {
     return f[seat];
 }
 
+/* Room for `need` elements of `size` bytes in the arena *arr of *cap (doubling). */
+static void reserve_in(Core *S, void **arr, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return;
+    size_t c = *cap;
+    while (need > c) c *= 2;
+    void *a = realloc(*arr, c * size);
+    if (!a) fail(S, NOMEM);
+    *arr = a;
+    *cap = c;
+}
+
 static void reserve(Core *S, size_t more) {
-    if (S->nmv + more <= S->cmv) return;
-    size_t c = S->cmv;
-    while (S->nmv + more > c) c *= 2;
-    Move *mv = realloc(S->mv, c * sizeof(Move));
-    if (!mv) fail(S, NOMEM);
-    S->mv = mv;
-    S->cmv = c;
+    reserve_in(S, (void **)&S->mv, &S->cmv, S->nmv + more, sizeof(Move));
 }
 
 static void add(Core *S, size_t base, const Pos *parent, int tag, int win, const Pos *r) {
@@ -579,8 +584,12 @@ static inline void count_node(Core *S) {
 /* search._estimate */
 static void estimate(const Core *S, Key k, uint32_t *pn, uint32_t *dn) {
     if (k.hi & PLACE) { *pn = *dn = 1; return; }
-    int total = 0;
-    for (int c = 0; c < S->n; c++) total += (k.lo >> (32 + 5 * c)) & 31;
+    int total = 0, ones = 0; /* flags on the cards, and seat 1's */
+    for (int c = 0; c < S->n; c++) {
+        int len = (k.lo >> (32 + 5 * c)) & 31;
+        ones += __builtin_popcountll((k.lo >> total) & ((1ULL << len) - 1));
+        total += len;
+    }
     int cursor = (k.hi >> 38) & 7, mover = (k.hi >> 41) & 1;
     int sup = (k.hi >> (mover ? 57 : 52)) & 31;
     uint32_t est;
@@ -593,25 +602,13 @@ static void estimate(const Core *S, Key k, uint32_t *pn, uint32_t *dn) {
     if (mover == 0) { *pn = 1; *dn = est; }
     else { *pn = est; *dn = 1; }
     /* the material balance: lives count double, flags on the cards once */
-    int ones = 0;
-    for (int c = 0, shift = 0; c < S->n; c++) {
-        int len = (k.lo >> (32 + 5 * c)) & 31;
-        ones += __builtin_popcountll((k.lo >> shift) & ((1ULL << len) - 1));
-        shift += len;
-    }
     int d = 2 * ((int)((k.hi >> 42) & 31) - (int)((k.hi >> 47) & 31)) + (total - 2 * ones);
     if (d < 0) *pn *= (uint32_t)(1 - d);
     if (d > 0) *dn *= (uint32_t)(1 + d);
 }
 
 static void reserve_ch(Core *S, size_t more) {
-    if (S->nch + more <= S->cch) return;
-    size_t c = S->cch;
-    while (S->nch + more > c) c *= 2;
-    Child *ch = realloc(S->ch, c * sizeof(Child));
-    if (!ch) fail(S, NOMEM);
-    S->ch = ch;
-    S->cch = c;
+    reserve_in(S, (void **)&S->ch, &S->cch, S->nch + more, sizeof(Child));
 }
 
 /* Appends the children of (k, sig) to the child arena (search.Solver._children); returns the

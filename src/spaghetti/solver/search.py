@@ -103,6 +103,18 @@ def _estimate(model: Model, pos) -> tuple[int, int]:
     return pn, dn
 
 
+def _won(seat: int) -> tuple[int, int]:
+    """The numbers of a node proven won by ``seat``."""
+    return (0, INF) if seat == 0 else (INF, 0)
+
+
+def _winner(entry) -> int | None:
+    """The seat a table entry (or fixed numbers) proves the winner, or None."""
+    if entry is None or 0 not in entry[:2]:
+        return None
+    return 0 if entry[0] == 0 else 1
+
+
 def _mover(model: Model, pos) -> int:
     return model.placement_order[pos[2]] if pos[0] == "place" else pos[2]
 
@@ -161,9 +173,9 @@ class Solver:
                 return self._core.value(*self._as_call(key), self.deadline, progress)
             finally:
                 self.nodes = self._core.nodes
-        entry = self.table.get(key)
-        if entry is not None and 0 in entry[:2]:  # proven already
-            return 0 if entry[0] == 0 else 1
+        proven = _winner(self.table.get(key))
+        if proven is not None:
+            return proven
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, 200000))
         try:
@@ -183,23 +195,18 @@ class Solver:
             known = []  # (options, fixed, child, winner or None, work)
             for options, fixed, child in self._children(key):
                 if fixed is not None:
-                    known.append((options, fixed, child, 0 if fixed[0] == 0 else 1, -1))
+                    known.append((options, fixed, child, _winner(fixed), -1))
                     continue
                 entry = self._entry(child)
-                w = None
-                if entry is not None and 0 in entry[:2]:
-                    w = 0 if entry[0] == 0 else 1
-                known.append((options, fixed, child, w, 0 if entry is None else entry[2]))
+                known.append((options, fixed, child, _winner(entry),
+                              0 if entry is None else entry[2]))
             if mover == winner:
                 # a turn the table proves, else the first one a search proves
                 best = next((k for k in known if k[3] == winner), None)
                 if best is None:
                     best = next(k for k in known
                                 if k[1] is None and self.value(*self._as_call(k[2])) == winner)
-            else:
-                for k in known:  # every turn loses; the table may have dropped some proofs
-                    if k[3] is None:
-                        self.value(*self._as_call(k[2]))
+            else:  # every turn loses: the one whose refutation the table says took most work
                 best = max(known, key=lambda k: k[4])
             line.extend(best[0])
             if best[1] is not None:
@@ -243,22 +250,19 @@ class Solver:
         out = []
         if pos[0] == "place":
             for option, child in model.place_moves(pos):
-                ck = (child, frozenset()) if child[0] == "place" else \
-                    (child, frozenset((model.rep_key(child),)))
-                out.append(((option,), None, ck))
+                out.append(((option,), None, self._root(child, ())))
         else:
             for options, tag, res in _ordered(model, pos):
                 if tag == END:
-                    out.append((options, (0, INF) if res == 0 else (INF, 0), None))
+                    out.append((options, _won(res), None))
                 elif tag == REV:
                     rk = model.rep_key(res)
                     if rk in hist:
-                        w = model.tiebreak(res)
-                        out.append((options, (0, INF) if w == 0 else (INF, 0), None))
+                        out.append((options, _won(model.tiebreak(res)), None))
                     else:
                         out.append((options, None, (res, hist | {rk})))
-                else:
-                    out.append((options, None, (res, frozenset((model.rep_key(res),)))))
+                else:  # a new epoch
+                    out.append((options, None, self._root(res, ())))
         if len(self._children_cache) > 100_000:  # a cache, not a table: bounded memory
             self._children_cache.clear()
         self._children_cache[key] = out
