@@ -432,6 +432,51 @@ def test_level1_results_file_resumes_and_makes_markdown(tmp_path, monkeypatch):
     assert "Solved: 5 of 120" in md and md.count("not yet solved") == 115
 
 
+def test_level1_runs_sharing_a_file_keep_each_others_results(tmp_path, monkeypatch):
+    """Two runs on one results file, each given its programs: a result saved by the other run
+    after this one read the file survives, and a later timeout never replaces a proof."""
+    from spaghetti.solver import level1
+    path = str(tmp_path / "level1.json")
+    a, b = level1.programs()[:2]
+    other = {"program": level1.program_id(b), "status": "solved", "winner": 1, "seconds": 1.0,
+             "nodes": 1, "line": ["place 0"]}
+
+    def fake(program, time_limit=None, table_mb=None):
+        level1.merge(path, other)  # the other run finishes while this one searches
+        return {"program": level1.program_id(program), "status": "timeout", "seconds": 0.1,
+                "time_limit": time_limit}
+
+    monkeypatch.setattr(level1, "solve_one", fake)
+    data = level1.run(path, workers=1, only=[a])
+    assert set(data["results"]) == {level1.program_id(a), level1.program_id(b)}
+    level1.merge(path, {"program": level1.program_id(b), "status": "timeout", "seconds": 9.0,
+                        "time_limit": 9.0})
+    assert level1.load(path)["results"][level1.program_id(b)] == other
+
+
+def test_cli_solve_level1_program_option(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from spaghetti.cli.main import cli
+    from spaghetti.solver import level1
+    calls = []
+
+    def fake(program, time_limit=None, table_mb=None):
+        calls.append(program)
+        return {"program": level1.program_id(program), "status": "solved", "winner": 0,
+                "seconds": 0.1, "nodes": 1, "line": ["place 0"]}
+
+    monkeypatch.setattr(level1, "solve_one", fake)
+    path = str(tmp_path / "level1.json")
+    out = CliRunner().invoke(cli, ["solve-level1", "--output", path, "--workers", "1",
+                                   "--program", "Bug,ForkBomb,AddFlag,MoveFlag,RemoveFlag"])
+    assert out.exit_code == 0, out.output
+    assert calls == [("Bug", "ForkBomb", "AddFlag", "MoveFlag", "RemoveFlag")]
+    bad = CliRunner().invoke(cli, ["solve-level1", "--output", path, "--program", "Bug,Bug"])
+    assert bad.exit_code == 2 and "not a level-1 program" in bad.output
+    assert "Traceback" not in bad.output and len(level1.load(path)["results"]) == 1
+
+
 def test_level1_run_on_a_local_ray_cluster(tmp_path):
     """The same resumable job through Ray, on a local Ray cluster of one CPU started for the
     test (Ray no longer has an in-process local mode): results arrive one program at a time and

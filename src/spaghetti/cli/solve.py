@@ -123,10 +123,14 @@ def solve(file: str | None, level: int | None, program: str | None, time_limit: 
               help="Run on a Ray cluster at ADDRESS ('local': Ray on this machine).")
 @click.option("--table-mb", type=click.IntRange(min=16), default=2048, show_default=True,
               help="The search table of each worker, in megabytes (more: fewer re-searches).")
+@click.option("--program", "only", metavar="A,B,C,D,E", multiple=True,
+              help="Only this program (repeat for more): to share the work between runs, which "
+                   "may write to the same results file.")
 @click.option("--markdown", "md_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the table and discussion (docs/solved/level1.md) from the results.")
 def solve_level1(output: str, workers: int, time_limit: float, limit: int | None, retry: bool,
-                 ray_address: str | None, table_mb: int, md_path: str | None) -> None:
+                 ray_address: str | None, table_mb: int, only: tuple[str, ...],
+                 md_path: str | None) -> None:
     """Level 1 solved: the winner from the empty board for each of the 120 programs.
 
     Resumable: each result is saved as soon as it is found, and a run skips the programs
@@ -136,15 +140,20 @@ def solve_level1(output: str, workers: int, time_limit: float, limit: int | None
     Examples:
       spaghetti solve-level1 --limit 4 --time-limit 300
       spaghetti solve-level1 --markdown docs/solved/level1.md --limit 0
+      spaghetti solve-level1 --retry --program Bug,ForkBomb,AddFlag,MoveFlag,RemoveFlag
     """
     from ..solver import level1
 
     console = Console(highlight=False)
     try:
+        chosen = [level1.parse_program(p) for p in only] if only else None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--program") from None
+    try:
         data = level1.load(output)
     except (ValueError, json.JSONDecodeError) as exc:
         raise SpaghettiError(f"{output}: {exc}") from None
-    work = level1.todo(data, retry, limit)
+    work = level1.todo(data, retry, limit, chosen)
     if work:
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                    TimeElapsedColumn)
@@ -161,7 +170,7 @@ def solve_level1(output: str, workers: int, time_limit: float, limit: int | None
 
             try:
                 data = level1.run(output, workers, time_limit, limit, retry, ray_address,
-                                  on_result, table_mb)
+                                  on_result, table_mb, chosen)
             except RuntimeError as exc:
                 raise SpaghettiError(str(exc)) from None
     s = level1.summary(data)

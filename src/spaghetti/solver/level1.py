@@ -2,12 +2,15 @@
 orders of the five level-1 cards (2 players, the rulebook's options).
 
 The job is resumable: results go to a JSON file one program at a time (written atomically), and a
-run skips the programs already there. Programs are solved in a local process pool by default, or
+run skips the programs already there. Several runs may share one file (say, one per machine, each
+given its own programs): each result is merged into the file as it is then, under a lock, and a
+proof is never replaced by a later run's timeout. Programs are solved in a local process pool by default, or
 on a Ray cluster (``ray_address``) for users with more machines.
 """
 
 from __future__ import annotations
 
+import fcntl
 import itertools
 import json
 import os
@@ -58,17 +61,45 @@ def save(path: str, data: dict) -> None:
     """Write the results atomically (a crash never leaves half a file)."""
     data["results"] = dict(sorted(data["results"].items()))
     tmp = path + ".tmp"
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=1, ensure_ascii=False)
         f.write("\n")
     os.replace(tmp, path)
 
 
-def todo(data: dict, retry_timeouts: bool = False, limit: int | None = None) -> list:
-    """The programs still to solve: not in the file, or (``retry_timeouts``) timed out."""
+def parse_program(text: str) -> tuple[str, ...]:
+    """A program named as in the results file ("AddFlag,Bug,..."); ValueError if it is not an
+    order of the five level-1 cards."""
+    program = tuple(name.strip() for name in text.split(","))
+    if sorted(program) != sorted(CARDS):
+        raise ValueError(f"{text!r} is not a level-1 program: give the five cards "
+                         f"{', '.join(CARDS)} in some order, separated by commas")
+    return program
+
+
+def merge(path: str, result: dict) -> dict:
+    """Add one result to the file as it is now (other runs may have added theirs since this run
+    read it), under a lock; a proof already there is kept over a timeout. Returns the data."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = load(path)
+        old = data["results"].get(result["program"])
+        if old is None or old["status"] != "solved" or result["status"] == "solved":
+            data["results"][result["program"]] = result
+        save(path, data)
+    return data
+
+
+def todo(data: dict, retry_timeouts: bool = False, limit: int | None = None,
+         only=None) -> list:
+    """The programs still to solve: not in the file, or (``retry_timeouts``) timed out; with
+    ``only``, just those of these programs."""
     out = []
+    chosen = None if only is None else {tuple(p) for p in only}
     for program in programs():
+        if chosen is not None and program not in chosen:
+            continue
         r = data["results"].get(program_id(program))
         if r is None or (retry_timeouts and r["status"] != "solved"):
             out.append(program)
@@ -77,14 +108,15 @@ def todo(data: dict, retry_timeouts: bool = False, limit: int | None = None) -> 
 
 def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int | None = None,
         retry_timeouts: bool = False, ray_address: str | None = None, on_result=None,
-        table_mb: int = TABLE_MB) -> dict:
-    """Solve the programs not yet in ``path``, saving each result as it arrives."""
+        table_mb: int = TABLE_MB, only=None) -> dict:
+    """Solve the programs not yet in ``path`` (with ``only``: of these programs), saving each
+    result as it arrives."""
     data = load(path)
-    work = todo(data, retry_timeouts, limit)
+    work = todo(data, retry_timeouts, limit, only)
 
     def record(result):
-        data["results"][result["program"]] = result
-        save(path, data)
+        nonlocal data
+        data = merge(path, result)
         if on_result is not None:
             on_result(result)
 
