@@ -6,9 +6,10 @@
  * the RUNNING flag (only on a ForkBomb card's turn), cursor, mover, lives and supplies. Keys
  * are equal exactly when the model's position tuples are. A placement position is its queues
  * and the index of the next placement, marked by the top bit. The history set of a node is
- * hashed into 64 bits (the XOR of its positions' hashes), so a table entry is (position,
- * history hash) -> proof and disproof numbers (28 bits each) and the work spent on it (8 bits,
- * a logarithm), 32 bytes in all.
+ * hashed into 64 bits (the XOR of its positions' hashes). A table entry holds a 64-bit
+ * fingerprint of (position, history hash), the proof and disproof numbers (28 bits each) and
+ * the work spent on it (8 bits, a logarithm): 16 bytes, so that a table holds twice as many
+ * entries as with the 128-bit position itself, and a probe window spans four cache lines.
  *
  * The search recurses as deep as the longest line of reversible turns, so it runs on a thread
  * with a large (lazily committed) stack, and keeps the move lists in a heap arena. The calling
@@ -59,7 +60,7 @@ typedef struct { Key key; uint64_t sig; uint32_t pn, dn; int fixed; } Child;
 
 /* The table: open addressing with a probe window; an entry whose window is full replaces the
  * entry of the window that took least work. */
-typedef struct { uint64_t lo, hi, sig; uint32_t pnw, dnw; } Ent; /* 32 bytes */
+typedef struct { uint64_t fp; uint32_t pnw, dnw; } Ent; /* 16 bytes; fp 0: an empty slot */
 
 /* The work spent on an entry, in 8 bits: the exponent and the next three binary digits. */
 static inline uint32_t wenc(uint64_t x) {
@@ -162,27 +163,38 @@ static int tab_init(Table *t, size_t mb) {
     return 0;
 }
 
-static inline int used(const Ent *e) { return e->sig || e->hi || e->lo; }
+static inline int used(const Ent *e) { return e->fp != 0; }
 
 static inline size_t home(const Table *t, Key k, uint64_t sig) {
     uint64_t h = mix(k) ^ (sig * 0x9E3779B97F4A7C15ULL);
     return (size_t)(((unsigned __int128)h * t->cap) >> 64);
 }
 
+/* What an entry keeps of its key: a hash independent of home (so a false match needs both to
+ * agree: about one chance in 2^64 per slot compared), never 0. */
+static inline uint64_t fingerprint(Key k, uint64_t sig) {
+    uint64_t h = zob(k) + sig * 0xD1B54A32D192ED03ULL;
+    h ^= h >> 31; h *= 0x94D049BB133111EBULL;
+    h ^= h >> 29;
+    return h ? h : 1;
+}
+
 /* Slots are never emptied, and an entry goes to the first empty slot of its window if there
  * is one: so a lookup can stop at the first empty slot. */
 static Ent *tab_find(const Table *t, Key k, uint64_t sig) {
     size_t i = home(t, k, sig);
+    uint64_t fp = fingerprint(k, sig);
     for (int w = 0; w < WINDOW; w++, i++) {
         Ent *e = &t->e[i];
         if (!used(e)) return NULL;
-        if (e->lo == k.lo && e->hi == k.hi && e->sig == sig) return e;
+        if (e->fp == fp) return e;
     }
     return NULL;
 }
 
 static void tab_store(Table *t, Key k, uint64_t sig, uint32_t pn, uint32_t dn, uint64_t work) {
     size_t i = home(t, k, sig);
+    uint64_t fp = fingerprint(k, sig);
     Ent *victim = NULL;
     for (int w = 0; w < WINDOW; w++, i++) {
         Ent *e = &t->e[i];
@@ -190,14 +202,14 @@ static void tab_store(Table *t, Key k, uint64_t sig, uint32_t pn, uint32_t dn, u
             victim = e;
             break;
         }
-        if (e->lo == k.lo && e->hi == k.hi && e->sig == sig) {
+        if (e->fp == fp) {
             ent_set(e, pn, dn, ent_work(e) + work);
             return;
         }
         if (!victim || ent_work(e) < ent_work(victim)) victim = e;
     }
     if (!used(victim)) t->n++;
-    victim->lo = k.lo; victim->hi = k.hi; victim->sig = sig;
+    victim->fp = fp;
     ent_set(victim, pn, dn, work);
 }
 
