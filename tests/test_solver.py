@@ -451,7 +451,11 @@ def test_level1_runs_sharing_a_file_keep_each_others_results(tmp_path, monkeypat
     assert set(data["results"]) == {level1.program_id(a), level1.program_id(b)}
     level1.merge(path, {"program": level1.program_id(b), "status": "timeout", "seconds": 9.0,
                         "time_limit": 9.0})
-    assert level1.load(path)["results"][level1.program_id(b)] == other
+    kept = level1.load(path)["results"][level1.program_id(b)]
+    assert {k: v for k, v in kept.items() if k != "spent"} == other
+    assert kept["spent"] == 10.0  # both attempts count towards the run's cost
+    level1.merge(path, other)  # the same attempt again (a copied file merged twice): no change
+    assert level1.summary(level1.load(path))["seconds"] == 0.1 + 10.0
 
 
 def test_cli_solve_level1_program_option(tmp_path, monkeypatch):

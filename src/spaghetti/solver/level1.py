@@ -85,10 +85,25 @@ def merge(path: str, result: dict) -> dict:
         fcntl.flock(lock, fcntl.LOCK_EX)
         data = load(path)
         old = data["results"].get(result["program"])
+        if old is not None and _attempt(old) == _attempt(result):
+            return data  # this very attempt is already there
+        if old is not None:  # the time of every attempt counts towards the run's cost
+            result = dict(result, spent=round(spent(old) + result["seconds"], 1))
         if old is None or old["status"] != "solved" or result["status"] == "solved":
             data["results"][result["program"]] = result
+        else:
+            old["spent"] = result["spent"]
         save(path, data)
     return data
+
+
+def _attempt(result: dict) -> dict:
+    return {k: v for k, v in result.items() if k != "spent"}
+
+
+def spent(result: dict) -> float:
+    """The seconds of every attempt at a program so far (``seconds`` is the last one's)."""
+    return result.get("spent", result["seconds"])
 
 
 def todo(data: dict, retry_timeouts: bool = False, limit: int | None = None,
@@ -160,7 +175,7 @@ def summary(data: dict) -> dict:
     seconds = sorted(r["seconds"] for r in solved)
     return {"programs": len(programs()), "solved": len(solved), "first": first,
             "second": len(solved) - first, "timeouts": len(res) - len(solved),
-            "seconds": round(sum(r["seconds"] for r in res), 1),
+            "seconds": round(sum(spent(r) for r in res), 1),
             "median": seconds[len(seconds) // 2] if seconds else 0.0,
             "nodes": sum(r.get("nodes", 0) for r in solved)}
 
@@ -225,7 +240,8 @@ is tested program by program: of the {solved} programs solved so far, the first 
 exact (see architecture.md, "The exact solver": a proof-number search over the whole game,
 placement included, whose table is keyed on each position and the history of its epoch, so the
 stalemate rule C9 is followed exactly). The solved programs took a median of {median} s each and
-{nodes:,} positions in all; the runs so far, open programs included, {seconds} s of one core.
+{nodes:,} positions in all; every attempt so far, open programs and earlier timeouts included,
+{seconds} s of one core.
 "Open" rows are programs whose proof did not finish within the time limit of the run that
 tried them; a later run with a larger limit (`--retry`), or more machines (`--ray`), picks them
 up, since the results file is resumable.
