@@ -458,6 +458,44 @@ def test_level1_runs_sharing_a_file_keep_each_others_results(tmp_path, monkeypat
     assert level1.summary(level1.load(path))["seconds"] == 0.1 + 10.0
 
 
+def test_level1_run_skips_a_program_another_run_did_meanwhile(tmp_path, monkeypatch):
+    from spaghetti.solver import level1
+    path = str(tmp_path / "level1.json")
+    a, b, c = level1.programs()[:3]
+    calls, seen = [], []
+
+    def fake(program, time_limit=None, table_mb=None):
+        calls.append(program)
+        if program == a:  # meanwhile another run proves b
+            level1.merge(path, {"program": level1.program_id(b), "status": "solved",
+                                "winner": 0, "seconds": 1.0, "nodes": 1, "line": ["place 0"]})
+        return {"program": level1.program_id(program), "status": "timeout", "seconds": 0.1,
+                "time_limit": time_limit}
+
+    monkeypatch.setattr(level1, "solve_one", fake)
+    level1.run(path, workers=1, only=[a, b, c], on_result=seen.append)
+    assert calls == [a, c]
+    assert [r["status"] for r in seen] == ["timeout", "skipped", "timeout"]
+    assert len(level1.load(path)["results"]) == 3
+
+
+def _quick_solve_one(program, time_limit=None, table_mb=None):
+    """A stand-in for level1.solve_one that pool workers can unpickle."""
+    from spaghetti.solver import level1
+    return {"program": level1.program_id(program), "status": "solved", "winner": 1,
+            "seconds": 0.0, "nodes": 1, "line": ["place 0"]}
+
+
+def test_level1_run_in_a_process_pool(tmp_path, monkeypatch):
+    from spaghetti.solver import level1
+    monkeypatch.setattr(level1, "solve_one", _quick_solve_one)  # forked workers inherit it
+    path = str(tmp_path / "level1.json")
+    seen = []
+    data = level1.run(path, workers=2, limit=5, on_result=seen.append)
+    assert len(seen) == 5 and len(data["results"]) == 5
+    assert set(data["results"]) == {level1.program_id(p) for p in level1.programs()[:5]}
+
+
 def test_cli_solve_level1_program_option(tmp_path, monkeypatch):
     from click.testing import CliRunner
 

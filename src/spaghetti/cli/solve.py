@@ -163,7 +163,8 @@ def solve_level1(output: str, workers: int, time_limit: float, limit: int | None
             task = progress.add_task("solve", total=len(work), last="")
 
             def on_result(r) -> None:
-                what = (f"seat {r['winner']} wins" if r["status"] == "solved" else "open")
+                what = {"solved": f"seat {r.get('winner')} wins",
+                        "skipped": "done meanwhile by another run"}.get(r["status"], "open")
                 progress.update(task, advance=1, last=f"{r['program']}: {what}")
                 if not console.is_terminal:
                     click.echo(f"{r['program']}: {what} ({r['seconds']} s)")

@@ -125,7 +125,9 @@ def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int
         retry_timeouts: bool = False, ray_address: str | None = None, on_result=None,
         table_mb: int = TABLE_MB, only=None) -> dict:
     """Solve the programs not yet in ``path`` (with ``only``: of these programs), saving each
-    result as it arrives."""
+    result as it arrives. A local run looks at the file again before it starts each program
+    and skips one that another run sharing the file has done since (``on_result`` gets it with
+    status ``skipped``)."""
     data = load(path)
     work = todo(data, retry_timeouts, limit, only)
 
@@ -135,18 +137,36 @@ def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int
         if on_result is not None:
             on_result(result)
 
+    def still_to_do(program) -> bool:
+        if program in todo(load(path), retry_timeouts, None, [program]):
+            return True
+        if on_result is not None:
+            on_result({"program": program_id(program), "status": "skipped", "seconds": 0.0})
+        return False
+
     if ray_address is not None:
         _run_ray(work, time_limit, ray_address, record, table_mb)
     elif workers <= 1:
         for program in work:
-            record(solve_one(program, time_limit, table_mb))
+            if still_to_do(program):
+                record(solve_one(program, time_limit, table_mb))
     else:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
+        queue = iter(work)
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(solve_one, p, time_limit, table_mb) for p in work]
-            for future in as_completed(futures):
-                record(future.result())
+            running = set()
+            while True:
+                while len(running) < workers:  # one program a worker: the next waits its turn
+                    program = next((p for p in queue if still_to_do(p)), None)
+                    if program is None:
+                        break
+                    running.add(pool.submit(solve_one, program, time_limit, table_mb))
+                if not running:
+                    break
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    record(future.result())
     return data
 
 
