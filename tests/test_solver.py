@@ -415,7 +415,7 @@ def test_level1_results_file_resumes_and_makes_markdown(tmp_path, monkeypatch):
     from spaghetti.solver import level1
     calls = []
 
-    def fake(program, time_limit=None, table_mb=None):
+    def fake(program, time_limit=None, table_mb=None, tables=None):
         calls.append(program)
         return {"program": level1.program_id(program), "status": "solved",
                 "winner": len(calls) % 2, "seconds": 0.1, "nodes": 1, "line": ["place 0"]}
@@ -441,7 +441,7 @@ def test_level1_runs_sharing_a_file_keep_each_others_results(tmp_path, monkeypat
     other = {"program": level1.program_id(b), "status": "solved", "winner": 1, "seconds": 1.0,
              "nodes": 1, "line": ["place 0"]}
 
-    def fake(program, time_limit=None, table_mb=None):
+    def fake(program, time_limit=None, table_mb=None, tables=None):
         level1.merge(path, other)  # the other run finishes while this one searches
         return {"program": level1.program_id(program), "status": "timeout", "seconds": 0.1,
                 "time_limit": time_limit}
@@ -464,7 +464,7 @@ def test_level1_run_skips_a_program_another_run_did_meanwhile(tmp_path, monkeypa
     a, b, c = level1.programs()[:3]
     calls, seen = [], []
 
-    def fake(program, time_limit=None, table_mb=None):
+    def fake(program, time_limit=None, table_mb=None, tables=None):
         calls.append(program)
         if program == a:  # meanwhile another run proves b
             level1.merge(path, {"program": level1.program_id(b), "status": "solved",
@@ -479,7 +479,49 @@ def test_level1_run_skips_a_program_another_run_did_meanwhile(tmp_path, monkeypa
     assert len(level1.load(path)["results"]) == 3
 
 
-def _quick_solve_one(program, time_limit=None, table_mb=None):
+def test_level1_saved_table_carries_work_over_to_the_next_attempt(tmp_path):
+    """An attempt that runs out of time leaves its table; the next one goes on from it (fewer
+    new positions than a fresh start needs) and deletes it once the program is proven."""
+    from spaghetti.solver import level1
+    from spaghetti.solver.search import c_unsupported_reason
+    from spaghetti.solver.fast import Model
+    if c_unsupported_reason(Model(list(level1.CARDS))) is not None:
+        pytest.skip("the C search is not built")
+    program = ("AddFlag", "Bug", "MoveFlag", "ForkBomb", "RemoveFlag")  # seconds: 5.4M nodes
+    tables = str(tmp_path / "tables")
+    fresh = level1.solve_one(program, None, 64)
+    first = level1.solve_one(program, 1.0, 64, tables)
+    assert first["status"] == "timeout"
+    saved = list((tmp_path / "tables").iterdir())
+    assert len(saved) == 1 and saved[0].stat().st_size > 64 << 20
+    second = level1.solve_one(program, None, 64, tables)
+    assert second["status"] == "solved" and second["winner"] == fresh["winner"]
+    assert second["nodes"] < fresh["nodes"]
+    assert not any((tmp_path / "tables").iterdir())
+
+
+def test_saved_table_of_another_program_is_refused(tmp_path):
+    from spaghetti.solver.fast import Model
+    from spaghetti.solver.search import Solver, c_unsupported_reason
+    a = Model(["Bug", "MoveFlag", "AddFlag", "RemoveFlag", "ForkBomb"])
+    if c_unsupported_reason(a) is not None:
+        pytest.skip("the C search is not built")
+    solver = Solver(a, table_mb=16)
+    winner = solver.value(a.start())
+    path = str(tmp_path / "t.table")
+    solver.save_table(path)
+    other = Solver(Model(["MoveFlag", "Bug", "AddFlag", "RemoveFlag", "ForkBomb"]), table_mb=16)
+    with pytest.raises(ValueError, match="not a saved table"):
+        other.load_table(path)
+    with pytest.raises(ValueError, match="not a saved table"):
+        Solver(a, table_mb=32).load_table(path)
+    again = Solver(a, table_mb=16)
+    again.load_table(path)
+    assert again.table_size == solver.table_size
+    assert again.value(a.start()) == winner and again.nodes == 0  # proven already: no search
+
+
+def _quick_solve_one(program, time_limit=None, table_mb=None, tables=None):
     """A stand-in for level1.solve_one that pool workers can unpickle."""
     from spaghetti.solver import level1
     return {"program": level1.program_id(program), "status": "solved", "winner": 1,
@@ -503,17 +545,19 @@ def test_cli_solve_level1_program_option(tmp_path, monkeypatch):
     from spaghetti.solver import level1
     calls = []
 
-    def fake(program, time_limit=None, table_mb=None):
-        calls.append(program)
+    def fake(program, time_limit=None, table_mb=None, tables=None):
+        calls.append((program, tables))
         return {"program": level1.program_id(program), "status": "solved", "winner": 0,
                 "seconds": 0.1, "nodes": 1, "line": ["place 0"]}
 
     monkeypatch.setattr(level1, "solve_one", fake)
     path = str(tmp_path / "level1.json")
     out = CliRunner().invoke(cli, ["solve-level1", "--output", path, "--workers", "1",
-                                   "--program", "Bug,ForkBomb,AddFlag,MoveFlag,RemoveFlag"])
+                                   "--program", "Bug,ForkBomb,AddFlag,MoveFlag,RemoveFlag",
+                                   "--tables", str(tmp_path / "tables")])
     assert out.exit_code == 0, out.output
-    assert calls == [("Bug", "ForkBomb", "AddFlag", "MoveFlag", "RemoveFlag")]
+    assert calls == [(("Bug", "ForkBomb", "AddFlag", "MoveFlag", "RemoveFlag"),
+                      str(tmp_path / "tables"))]
     bad = CliRunner().invoke(cli, ["solve-level1", "--output", path, "--program", "Bug,Bug"])
     assert bad.exit_code == 2 and "not a level-1 program" in bad.output
     assert "Traceback" not in bad.output and len(level1.load(path)["results"]) == 1

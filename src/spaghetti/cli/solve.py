@@ -126,11 +126,15 @@ def solve(file: str | None, level: int | None, program: str | None, time_limit: 
 @click.option("--program", "only", metavar="A,B,C,D,E", multiple=True,
               help="Only this program (repeat for more): to share the work between runs, which "
                    "may write to the same results file.")
+@click.option("--tables", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Keep the search table of a program that runs out of time (or is stopped "
+                   "with Ctrl-C) in DIR, and go on from it next time: the work of several "
+                   "runs adds up. Each table is as large as --table-mb.")
 @click.option("--markdown", "md_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the table and discussion (docs/solved/level1.md) from the results.")
 def solve_level1(output: str, workers: int, time_limit: float, limit: int | None, retry: bool,
                  ray_address: str | None, table_mb: int, only: tuple[str, ...],
-                 md_path: str | None) -> None:
+                 tables: str | None, md_path: str | None) -> None:
     """Level 1 solved: the winner from the empty board for each of the 120 programs.
 
     Resumable: each result is saved as soon as it is found, and a run skips the programs
@@ -171,7 +175,7 @@ def solve_level1(output: str, workers: int, time_limit: float, limit: int | None
 
             try:
                 data = level1.run(output, workers, time_limit, limit, retry, ray_address,
-                                  on_result, table_mb, chosen)
+                                  on_result, table_mb, chosen, tables)
             except RuntimeError as exc:
                 raise SpaghettiError(str(exc)) from None
     s = level1.summary(data)

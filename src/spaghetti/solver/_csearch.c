@@ -22,6 +22,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <sys/mman.h>
 
 #define NMAX 6    /* cards: 5 bits of queue length each in the low word */
@@ -1081,7 +1084,112 @@ static PyObject *Core_get_table_size(Core *S, void *closure) {
     return PyLong_FromSize_t(S->table.n);
 }
 
+/* ------------------------------------------------------------------ saving the table */
+
+/* What a saved table is for: a table is only read back into a core of the same model and
+ * the same number of slots (the slot of a key depends on it). */
+typedef struct {
+    char magic[8];
+    int32_t n, kinds[NMAX], norder, order[PMAX], life, supply;
+    uint64_t cap, count;
+} TableHeader;
+
+static const char TABLE_MAGIC[8] = "SPGTAB1";
+
+static void header_of(const Core *S, TableHeader *h) {
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, TABLE_MAGIC, sizeof h->magic);
+    h->n = S->n;
+    for (int i = 0; i < S->n; i++) h->kinds[i] = S->kinds[i];
+    h->norder = S->norder;
+    for (int i = 0; i < S->norder; i++) h->order[i] = S->order[i];
+    h->life = S->life;
+    h->supply = S->supply;
+    h->cap = S->table.cap;
+    h->count = S->table.n;
+}
+
+/* Whole reads and writes of a file descriptor; 0, or -1 with errno set (EIO: a short file). */
+static int io_all(int fd, char *p, size_t len, int writing) {
+    while (len) {
+        ssize_t r = writing ? write(fd, p, len > (1 << 30) ? (1 << 30) : len)
+                            : read(fd, p, len > (1 << 30) ? (1 << 30) : len);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) { if (r == 0) errno = EIO; return -1; }
+        p += r;
+        len -= (size_t)r;
+    }
+    return 0;
+}
+
+static PyObject *Core_save(Core *S, PyObject *args) {
+    PyObject *path_o;
+    if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_o)) return NULL;
+    TableHeader h;
+    header_of(S, &h);
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    int fd = open(PyBytes_AS_STRING(path_o), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    rc = fd < 0 ? -1 : 0;
+    if (!rc) rc = io_all(fd, (char *)&h, sizeof h, 1);
+    if (!rc) rc = io_all(fd, (char *)S->table.e, S->table.bytes, 1);
+    if (fd >= 0 && close(fd) && !rc) rc = -1;
+    Py_END_ALLOW_THREADS
+    if (rc) {
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_o);
+        Py_DECREF(path_o);
+        return NULL;
+    }
+    Py_DECREF(path_o);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_load(Core *S, PyObject *args) {
+    PyObject *path_o;
+    if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_o)) return NULL;
+    TableHeader want, got;
+    header_of(S, &want);
+    int rc, fd;
+    Py_BEGIN_ALLOW_THREADS
+    fd = open(PyBytes_AS_STRING(path_o), O_RDONLY);
+    rc = fd < 0 ? -1 : io_all(fd, (char *)&got, sizeof got, 0);
+    Py_END_ALLOW_THREADS
+    if (rc) {
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_o);
+        if (fd >= 0) close(fd);
+        Py_DECREF(path_o);
+        return NULL;
+    }
+    want.count = got.count;
+    if (memcmp(&want, &got, sizeof want)) {
+        close(fd);
+        PyErr_Format(PyExc_ValueError, "%s: not a saved table of this program with a table of "
+                     "this size", PyBytes_AS_STRING(path_o));
+        Py_DECREF(path_o);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    rc = io_all(fd, (char *)S->table.e, S->table.bytes, 0);
+    close(fd);
+    Py_END_ALLOW_THREADS
+    if (rc) { /* a torn file: the table must not keep half of it */
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_o);
+        memset(S->table.e, 0, S->table.bytes);
+        S->table.n = 0;
+        Py_DECREF(path_o);
+        return NULL;
+    }
+    S->table.n = got.count;
+    Py_DECREF(path_o);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Core_methods[] = {
+    {"save", (PyCFunction)Core_save, METH_VARARGS,
+     "save(path): write the table to a file (for load)"},
+    {"load", (PyCFunction)Core_load, METH_VARARGS,
+     "load(path): replace the table by one saved from a core of the same model and table "
+     "size (ValueError if it is not one; OSError if it cannot be read)"},
     {"value", (PyCFunction)Core_value, METH_VARARGS,
      "value(pos, history, deadline, progress): the winning seat (see search.Solver.value); "
      "history: repetition keys, none equal to pos's; deadline: time.monotonic() value or "

@@ -30,20 +30,43 @@ def program_id(program) -> str:
     return ",".join(program)
 
 
-def solve_one(program, time_limit: float | None = None, table_mb: int = TABLE_MB) -> dict:
+def solve_one(program, time_limit: float | None = None, table_mb: int = TABLE_MB,
+              tables: str | None = None) -> dict:
     """Solve one program from the empty board: a JSON-ready result (status ``solved`` with the
-    winner and principal line, or ``timeout``)."""
-    from .api import Timeout, solve_program
+    winner and principal line, or ``timeout``).
+
+    ``tables``: a folder where an attempt that runs out of time (or is interrupted) leaves its
+    search table, and where the next attempt at the program with the same ``table_mb`` takes
+    it up, so that the work of several sittings adds up. A table is as large as ``table_mb``;
+    it is deleted once the program is proven."""
+    from .fast import Model
+    from .search import Solver, Timeout
 
     start = time.monotonic()
+    model = Model(program)
+    solver = Solver(model, table_mb=table_mb)
+    saved = None
+    if tables is not None and solver.backend == "c":
+        saved = os.path.join(tables, f"{program_id(program)}.{table_mb}mb.table")
+        if os.path.exists(saved):
+            solver.load_table(saved)
+    if time_limit is not None:  # loading a table is not searching
+        solver.deadline = time.monotonic() + time_limit
     try:
-        result = solve_program(program, time_limit=time_limit, table_mb=table_mb)
-    except Timeout:
+        winner, line = solver.principal_line(model.start())
+    except (Timeout, KeyboardInterrupt) as exc:
+        if saved is not None:
+            os.makedirs(tables, exist_ok=True)
+            solver.save_table(saved)
+        if isinstance(exc, KeyboardInterrupt):
+            raise
         return {"program": program_id(program), "status": "timeout",
                 "seconds": round(time.monotonic() - start, 1), "time_limit": time_limit}
-    return {"program": program_id(program), "status": "solved", "winner": result.winner,
-            "first_player_wins": result.winner == 0, "seconds": round(result.seconds, 1),
-            "nodes": result.nodes, "line": result.line}
+    if saved is not None and os.path.exists(saved):
+        os.remove(saved)
+    return {"program": program_id(program), "status": "solved", "winner": winner,
+            "first_player_wins": winner == 0, "seconds": round(time.monotonic() - start, 1),
+            "nodes": solver.nodes, "line": line}
 
 
 def load(path: str) -> dict:
@@ -123,7 +146,7 @@ def todo(data: dict, retry_timeouts: bool = False, limit: int | None = None,
 
 def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int | None = None,
         retry_timeouts: bool = False, ray_address: str | None = None, on_result=None,
-        table_mb: int = TABLE_MB, only=None) -> dict:
+        table_mb: int = TABLE_MB, only=None, tables: str | None = None) -> dict:
     """Solve the programs not yet in ``path`` (with ``only``: of these programs), saving each
     result as it arrives. A local run looks at the file again before it starts each program
     and skips one that another run sharing the file has done since (``on_result`` gets it with
@@ -145,11 +168,11 @@ def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int
         return False
 
     if ray_address is not None:
-        _run_ray(work, time_limit, ray_address, record, table_mb)
+        _run_ray(work, time_limit, ray_address, record, table_mb, tables)
     elif workers <= 1:
         for program in work:
             if still_to_do(program):
-                record(solve_one(program, time_limit, table_mb))
+                record(solve_one(program, time_limit, table_mb, tables))
     else:
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -161,7 +184,7 @@ def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int
                     program = next((p for p in queue if still_to_do(p)), None)
                     if program is None:
                         break
-                    running.add(pool.submit(solve_one, program, time_limit, table_mb))
+                    running.add(pool.submit(solve_one, program, time_limit, table_mb, tables))
                 if not running:
                     break
                 done, running = wait(running, return_when=FIRST_COMPLETED)
@@ -170,7 +193,7 @@ def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int
     return data
 
 
-def _run_ray(work, time_limit, address, record, table_mb) -> None:
+def _run_ray(work, time_limit, address, record, table_mb, tables) -> None:
     """The same job on a Ray cluster (``address`` "local" starts Ray on this machine)."""
     try:
         import ray
@@ -181,7 +204,7 @@ def _run_ray(work, time_limit, address, record, table_mb) -> None:
     else:
         ray.init(address=address, ignore_reinit_error=True)
     remote = ray.remote(solve_one)
-    pending = [remote.remote(p, time_limit, table_mb) for p in work]
+    pending = [remote.remote(p, time_limit, table_mb, tables) for p in work]
     while pending:
         done, pending = ray.wait(pending, num_returns=1)
         record(ray.get(done[0]))

@@ -36,6 +36,7 @@ history set into 64 bits and bounds its table, replacing the entries that took l
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -213,6 +214,24 @@ class Solver:
                 break
             key = best[2]
         return winner, line
+
+    def save_table(self, path: str) -> None:
+        """Write the C search's table to ``path`` (gigabytes for a whole program), so that a
+        later solver of the same model and table size can go on from it (:meth:`load_table`).
+        Written to a temporary file and renamed: an interrupted save leaves no torn table."""
+        if self._core is None:
+            raise ValueError("only the C search's table can be saved")
+        tmp = path + ".tmp"
+        self._core.save(tmp)
+        os.replace(tmp, path)
+
+    def load_table(self, path: str) -> None:
+        """Replace the table by one saved with :meth:`save_table`: every proof and every
+        number in it stays valid, since the table is keyed on positions and histories alone.
+        ValueError if the file is not a table of this model and table size."""
+        if self._core is None:
+            raise ValueError("only the C search's table can be loaded")
+        self._core.load(path)
 
     # ---------------------------------------------------------------- keys and children
 
