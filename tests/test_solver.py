@@ -500,6 +500,33 @@ def test_level1_saved_table_carries_work_over_to_the_next_attempt(tmp_path):
     assert not any((tmp_path / "tables").iterdir())
 
 
+def test_cli_solve_level1_killed_keeps_the_table(tmp_path):
+    """SIGTERM stops solve-level1 like Ctrl-C: the program's table is saved for --tables, and
+    no result is recorded for the interrupted program."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from spaghetti.solver import level1
+    from spaghetti.solver.fast import Model
+    from spaghetti.solver.search import c_unsupported_reason
+    if c_unsupported_reason(Model(list(level1.CARDS))) is not None:
+        pytest.skip("the C search is not built")
+    out, tables = tmp_path / "level1.json", tmp_path / "tables"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spaghetti", "solve-level1", "--output", str(out), "--workers",
+         "1", "--table-mb", "16", "--tables", str(tables), "--time-limit", "600",
+         "--program", "AddFlag,MoveFlag,RemoveFlag,Bug,ForkBomb"],  # minutes
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    time.sleep(4)
+    proc.send_signal(signal.SIGTERM)
+    output, _ = proc.communicate(timeout=60)
+    assert proc.returncode != 0 and "Traceback" not in output
+    assert [p.name for p in tables.iterdir()] == [
+        "AddFlag,MoveFlag,RemoveFlag,Bug,ForkBomb.16mb.table"]
+    assert not out.exists() or not level1.load(str(out))["results"]
+
+
 def test_saved_table_of_another_program_is_refused(tmp_path):
     from spaghetti.solver.fast import Model
     from spaghetti.solver.search import Solver, c_unsupported_reason

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import time
 
 import click
@@ -173,11 +174,18 @@ def solve_level1(output: str, workers: int, time_limit: float, limit: int | None
                 if not console.is_terminal:
                     click.echo(f"{r['program']}: {what} ({r['seconds']} s)")
 
+            def stop(signum, frame):
+                raise KeyboardInterrupt
+
+            # `kill` stops a run the way Ctrl-C does, so that --tables keeps the work
+            previous = signal.signal(signal.SIGTERM, stop)
             try:
                 data = level1.run(output, workers, time_limit, limit, retry, ray_address,
                                   on_result, table_mb, chosen, tables)
             except RuntimeError as exc:
                 raise SpaghettiError(str(exc)) from None
+            finally:
+                signal.signal(signal.SIGTERM, previous)
     s = level1.summary(data)
     click.echo(f"solved {s['solved']} of {s['programs']}: first player wins {s['first']}, "
                f"second player wins {s['second']}, open {s['timeouts']}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import fcntl
 import itertools
 import json
+import multiprocessing
 import os
 import time
 
@@ -179,17 +180,23 @@ def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int
         queue = iter(work)
         with ProcessPoolExecutor(max_workers=workers) as pool:
             running = set()
-            while True:
-                while len(running) < workers:  # one program a worker: the next waits its turn
-                    program = next((p for p in queue if still_to_do(p)), None)
-                    if program is None:
+            try:
+                while True:
+                    while len(running) < workers:  # a program a worker: the next waits
+                        program = next((p for p in queue if still_to_do(p)), None)
+                        if program is None:
+                            break
+                        running.add(pool.submit(solve_one, program, time_limit, table_mb,
+                                                tables))
+                    if not running:
                         break
-                    running.add(pool.submit(solve_one, program, time_limit, table_mb, tables))
-                if not running:
-                    break
-                done, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    record(future.result())
+                    done, running = wait(running, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        record(future.result())
+            except KeyboardInterrupt:  # stop the workers too (they keep their tables if the
+                for child in multiprocessing.active_children():  # CLI's SIGTERM handler runs)
+                    child.terminate()
+                raise
     return data
 
 
