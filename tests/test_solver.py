@@ -632,3 +632,8 @@ def test_published_level1_results_replay_to_their_winners():
     assert json.loads(path.read_text())["format"] == level1.FORMAT
     assert checked == level1.summary(data)["solved"]
     assert sum(n for _, n in level1.first_placements(data)) == checked
+    rows = level1.by_position(data, "MoveFlag")
+    assert [r[0] for r in rows] == [0, 1, 2, 3, 4] and all(r[1] == 24 for r in rows)
+    assert sum(r[2] for r in rows) == checked
+    assert max(r[4] for r in rows) == max(r["seconds"] for r in data["results"].values()
+                                          if r["status"] == "solved")

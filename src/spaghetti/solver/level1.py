@@ -262,6 +262,16 @@ def markdown(data: dict) -> str:
             line = ", ".join(r["line"][:12]) + (" ..." if len(r["line"]) > 12 else "")
             lines.append(f"| {i} | {', '.join(program)} | {who} | {r['seconds']} | {line} |")
     lines += ["", "## Discussion", "", DISCUSSION.format(**s), ""]
+    rows = by_position(data, "MoveFlag")
+    if any(r[2] for r in rows):
+        lines += ["Proof times by where MoveFlag is in the program (the card that lets a player "
+                  "move any flag, and so makes long lines of reversible turns; card 0 is "
+                  "visited first):", "",
+                  "| MoveFlag is card | programs solved | median seconds | slowest seconds |",
+                  "|---|---|---|---|"]
+        lines += [f"| {pos} | {solved} of {total} | {median} | {slowest} |"
+                  for pos, total, solved, median, slowest in rows]
+        lines.append("")
     firsts = first_placements(data)
     if firsts:
         lines += ["The winner's first flag in each proof (a placement proven to win; others may "
@@ -269,6 +279,18 @@ def markdown(data: dict) -> str:
         lines += [f"| {card} | {count} |" for card, count in firsts]
         lines.append("")
     return "\n".join(lines)
+
+
+def by_position(data: dict, card: str) -> list[tuple[int, int, int, float, float]]:
+    """For each position of ``card`` in the program: (position, programs, solved, median and
+    largest seconds of the last attempts that proved them)."""
+    out = []
+    for pos in range(len(CARDS)):
+        mine = [data["results"].get(program_id(p)) for p in programs() if p[pos] == card]
+        times = sorted(r["seconds"] for r in mine if r is not None and r["status"] == "solved")
+        out.append((pos, len(mine), len(times), times[len(times) // 2] if times else 0.0,
+                    times[-1] if times else 0.0))
+    return out
 
 
 def first_placements(data: dict) -> list[tuple[str, int]]:
