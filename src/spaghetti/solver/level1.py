@@ -261,7 +261,12 @@ def markdown(data: dict) -> str:
             who = "first (seat 0)" if r["winner"] == 0 else "second (seat 1)"
             line = ", ".join(r["line"][:12]) + (" ..." if len(r["line"]) > 12 else "")
             lines.append(f"| {i} | {', '.join(program)} | {who} | {r['seconds']} | {line} |")
-    lines += ["", "## Discussion", "", DISCUSSION.format(**s), ""]
+    seconds = sorted(p for p, r in data["results"].items()
+                     if r["status"] == "solved" and r["winner"] == 1)
+    exceptions = (": " + "; ".join(p.replace(",", ", ") for p in seconds)) if seconds else ""
+    so_far = "" if s["solved"] == s["programs"] else " so far"
+    lines += ["", "## Discussion", "",
+              DISCUSSION.format(**s, exceptions=exceptions, so_far=so_far), ""]
     rows = by_position(data, "MoveFlag")
     if any(r[2] for r in rows):
         lines += ["Proof times by where MoveFlag is in the program (the card that lets a player "
@@ -307,8 +312,8 @@ def first_placements(data: dict) -> list[tuple[str, int]]:
 
 DISCUSSION = """\
 The rulebook's claim (000: "レベル1では先手が有利", the first player has the advantage at level 1)
-is tested program by program: of the {solved} programs solved so far, the first player wins
-{first} and the second player {second}. A program counts only once it is proven: the solver is
+is tested program by program: of the {solved} programs solved{so_far}, the first player wins
+{first} and the second player {second}{exceptions}. A program counts only once it is proven: the solver is
 exact (see architecture.md, "The exact solver": a proof-number search over the whole game,
 placement included, whose table is keyed on each position and the history of its epoch, so the
 stalemate rule C9 is followed exactly). The solved programs took a median of {median} s each and
