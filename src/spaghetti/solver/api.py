@@ -21,7 +21,7 @@ from .fast import KIND_OF, Model, from_state
 from .general import GeneralSolver
 from .search import TABLE_MB, Solver, Timeout
 
-__all__ = ["Result", "Timeout", "fast_covers", "solve", "solve_program"]
+__all__ = ["Result", "Timeout", "fast_covers", "solve"]
 
 
 @dataclass
@@ -127,11 +127,3 @@ def solve(state, time_limit: float | None = None, on_progress=None, line: bool =
         winner = 1 - seat
     return Result(winner, pv, general.nodes, time.monotonic() - start, seat, value, "general")
 
-
-def solve_program(program, time_limit: float | None = None, on_progress=None,
-                  line: bool = True, backend: str = "auto", table_mb: int = TABLE_MB) -> Result:
-    """Solve a level-1, 2-player game from the empty board with the program in this order."""
-    from ..core.game import Game
-
-    state = Game(level=1, players=2).new_state(program=list(program))
-    return solve(state, time_limit, on_progress, line, backend=backend, table_mb=table_mb)
