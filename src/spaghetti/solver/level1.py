@@ -256,7 +256,7 @@ def markdown(data: dict) -> str:
             lines.append(f"| {i} | {', '.join(program)} | not yet solved | | |")
         elif r["status"] != "solved":
             lines.append(f"| {i} | {', '.join(program)} | open (no result in "
-                         f"{r.get('time_limit')} s) | | |")
+                         f"{spent(r)} s of attempts) | | |")
         else:
             who = "first (seat 0)" if r["winner"] == 0 else "second (seat 1)"
             line = ", ".join(r["line"][:12]) + (" ..." if len(r["line"]) > 12 else "")
