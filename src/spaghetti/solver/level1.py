@@ -4,8 +4,8 @@ orders of the five level-1 cards (2 players, the rulebook's options).
 The job is resumable: results go to a JSON file one program at a time (written atomically), and a
 run skips the programs already there. Several runs may share one file (say, one per machine, each
 given its own programs): each result is merged into the file as it is then, under a lock, and a
-proof is never replaced by a later run's timeout. Programs are solved in a local process pool by default, or
-on a Ray cluster (``ray_address``) for users with more machines.
+proof is never replaced by a later run's timeout. Programs are solved in a local process pool by
+default, or on a Ray cluster (``ray_address``) for users with more machines.
 """
 
 from __future__ import annotations
@@ -313,8 +313,8 @@ def first_placements(data: dict) -> list[tuple[str, int]]:
 DISCUSSION = """\
 The rulebook's claim (000: "レベル1では先手が有利", the first player has the advantage at level 1)
 is tested program by program: of the {solved} programs solved{so_far}, the first player wins
-{first} and the second player {second}{exceptions}. A program counts only once it is proven: the solver is
-exact (see architecture.md, "The exact solver": a proof-number search over the whole game,
+{first} and the second player {second}{exceptions}. A program counts only once it is proven:
+the solver is exact (see architecture.md, "The exact solver": a proof-number search over the whole game,
 placement included, whose table is keyed on each position and the history of its epoch, so the
 stalemate rule C9 is followed exactly). The solved programs took a median of {median} s each and
 {nodes:,} positions in all; every attempt so far, open programs and earlier timeouts included,
