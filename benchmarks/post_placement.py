@@ -48,6 +48,7 @@ def main() -> None:
     print(f"program {args.program}: {len(leaves)} distinct positions after placement")
     solver = Solver(model, backend="c", table_mb=args.table_mb)
     start = time.monotonic()
+    program_value = None
     for limit in (float(x) for x in args.stages.split(",")):
         for pos in [p for p, v in leaves.items() if v is None]:
             solver.deadline = time.monotonic() + limit
@@ -55,14 +56,15 @@ def main() -> None:
                 leaves[pos] = solver.value(pos)
             except Timeout:
                 pass
-            if value(model.start()) is not None:
+            program_value = value(model.start())
+            if program_value is not None:
                 break
         open_ = sum(v is None for v in leaves.values())
         won0 = sum(v == 0 for v in leaves.values())
         print(f"{limit:g} s a position: {len(leaves) - open_} proven ({won0} won by seat 0), "
-              f"{open_} open; the program: {value(model.start())}; "
+              f"{open_} open; the program: {program_value}; "
               f"{time.monotonic() - start:.0f} s so far", flush=True)
-        if value(model.start()) is not None:
+        if program_value is not None:
             break
 
 

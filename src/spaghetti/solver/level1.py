@@ -226,7 +226,7 @@ def summary(data: dict) -> dict:
     return {"programs": len(programs()), "solved": len(solved), "first": first,
             "second": len(solved) - first, "timeouts": len(res) - len(solved),
             "seconds": round(sum(spent(r) for r in res), 1),
-            "median": seconds[len(seconds) // 2] if seconds else 0.0,
+            "median": _median(seconds),
             "nodes": sum(r.get("nodes", 0) for r in solved)}
 
 
@@ -293,9 +293,13 @@ def by_position(data: dict, card: str) -> list[tuple[int, int, int, float, float
     for pos in range(len(CARDS)):
         mine = [data["results"].get(program_id(p)) for p in programs() if p[pos] == card]
         times = sorted(r["seconds"] for r in mine if r is not None and r["status"] == "solved")
-        out.append((pos, len(mine), len(times), times[len(times) // 2] if times else 0.0,
-                    times[-1] if times else 0.0))
+        out.append((pos, len(mine), len(times), _median(times), times[-1] if times else 0.0))
     return out
+
+
+def _median(ordered: list[float]) -> float:
+    """The middle of sorted seconds (the upper one of an even count); 0.0 for none."""
+    return ordered[len(ordered) // 2] if ordered else 0.0
 
 
 def first_placements(data: dict) -> list[tuple[str, int]]:
