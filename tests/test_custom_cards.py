@@ -617,3 +617,34 @@ def test_random_games_with_the_example_cards_keep_the_invariants_and_end(g):
     assert state.reason in ("elimination", "stalemate")
     again = records.loads(records.dumps(state))
     assert again.position_key() == state.position_key() and again.winner == state.winner
+
+
+AHEAD = card("Ahead", '[{do = "copy_ahead", amount = 0}]', "[1]")
+LATER = card("Later", '[{choose = "add_flag", later = true}]')
+
+
+def test_spec6_a_custom_copy_looks_ahead_in_the_direction_at_the_start_of_its_run():
+    # Red reverses the cursor; on the way back, the Ahead card copies the card before it (Bug),
+    # not the one after it (Reverse).
+    program = ["Bug", "Ahead", "Reverse", "AddFlag", "MoveFlag"]
+    every = [0, 1, 2, 3, 4]
+    state = setup(program, [every, every], AHEAD, level=2,
+                  actions=["pass", "pass", "pass", "pass", "run", "pass"])
+    assert state.direction == -1 and state.kinds[state.cursor].name == "Ahead"
+    assert "run" in state.legal()
+    state.apply("run")
+    assert state.choosing == "damage"
+
+
+def test_c9_flags_on_their_way_are_in_the_view_and_the_position():
+    from spaghetti.core.view import view
+    program = ["Later", "Bug", "AddFlag", "MoveFlag"]
+    state = setup(program, [[0, 1, 2, 3], [0, 1, 2, 3]], LATER, actions=["run", "card 2"])
+    assert state.cursor == 0 and state.to_move == 1  # Blue's turn: Red's flag is on its way
+    assert view(state)["arriving"] == [[0, 2]]
+    landed = state.copy()
+    landed.arrivals = ()
+    assert landed.position_key() != state.position_key()
+    assert landed._key() != state._key()
+    state.apply("pass")
+    assert state.owners(2) == [0, 1, 0] and view(state)["arriving"] == []

@@ -179,3 +179,32 @@ def test_c11_memory_after_its_own_card_is_removed_goes_on(players, seed, order):
         assert state.running_card is None or 0 <= state.running_card < len(state.kinds)
         state.apply_action(legal[rng.randrange(len(legal))])
     assert state.winner is not None
+
+
+# ---------------------------------------------------------------------------- C4 by outcome
+
+
+def test_c4_memory_remembering_two_reverse_cards_is_not_offered():
+    # The two remembered Reverses cancel out: running leads where passing does (C4).
+    program = ["Reverse", "Reverse", "Memory", "AddFlag", "Bug"]
+    every = [0, 1, 2, 3, 4]
+    state = setup(2, 2, program, [every, every], ["pass"] * 4, options=MEMORY)
+    assert state.cursor == 2 and state.legal() == ["pass"]
+    # A Reverse and a command that changes something: offered.
+    program = ["Reverse", "Bug", "Memory", "AddFlag", "MoveFlag"]
+    state = setup(2, 2, program, [every, every], ["pass"] * 4, options=MEMORY)
+    assert state.cursor == 2 and state.legal() == ["pass", "run"]
+
+
+def test_c4_c10_run_that_only_sends_the_runner_to_the_tail_is_offered():
+    # Memory at the start remembers nothing: its command changes nothing, but under C10 running
+    # sends Red's flag to the tail, where passing leaves it at the head.
+    program = ["Memory", "Bug", "AddFlag", "MoveFlag", "ReversePriority"]
+    options = {**RP, **MEMORY}
+    state = setup(1, 2, program, [[0, 1, 2, 3], [0, 1, 2, 4]], options=options)
+    assert state.cursor == 0 and state.to_move == 0 and state.legal() == ["pass", "run"]
+    state.apply("run")
+    assert state.owners(0) == [1, 0]
+    # With Red's flag alone on the card, running changes nothing at all: pass only.
+    state = setup(1, 2, program, [[0, 1, 2, 3], [1, 2, 3, 4]], options=options)
+    assert state.cursor == 0 and state.to_move == 0 and state.legal() == ["pass"]

@@ -194,3 +194,50 @@ def test_n5_mimic_jump_x_jumps_and_runs_x_too_and_fixes_nothing():
     state.apply("player 1")
     assert state.lives == [10, 9] and state.jumps == ()  # a copy fixes nothing
     assert state.kinds[state.cursor].name == "INC"  # HEAL at 4 was empty: on to the next bits
+
+
+def test_spec6_copies_run_in_the_order_of_the_direction_when_each_runs():
+    # [ZAP][HEAL][MIMIC][REVERSE][ECHO]: MIMIC copies REVERSE and ECHO (chosen going forward);
+    # REVERSE runs first, so ECHO's copies (HEAL and ZAP, behind MIMIC) run in the new
+    # direction's order: HEAL, the nearer going backward, first.
+    state = place(game(["ZAP", "HEAL", "MIMIC", "REVERSE", "ECHO"], bits=2), [2, 4, 4, 3])
+    assert state.cursor == 2 and state.to_move == 0
+    state.apply("run")
+    assert state.direction == -1 and state.choosing == "heal"
+    state.apply("player 0")
+    assert state.choosing == "damage"
+    state.apply("player 1")
+    assert state.lives == [12, 9]
+
+
+def test_spec6_inc_counts_cards_not_numerals():
+    # Red's INC raises the second INC's count to 2; Blue's then acts on two distinct cards.
+    state = place(game(["INC", "INC", "ZAP", "REVERSE"], bits=2), [0, 1, 3, 3])
+    state.apply("run")
+    state.apply("param 1.0")
+    assert state.values(1) == (2, 1) and state.cursor == 1 and state.to_move == 1
+    state.apply("run")
+    state.apply("param 2.0")
+    legal = state.legal()
+    assert "param 2.1" not in legal and "param 0.0" in legal and "done" in legal
+    state.apply("param 0.1")
+    assert state.values(2) == (2, 1) and state.values(0) == (1, 2)
+
+
+def test_c7_an_eliminated_players_bits_on_their_way_leave_the_game():
+    # Blue's MIMIC copies WORM (a bit on its way) and BOMB, which takes MIMIC away with both of
+    # Blue's bits: Blue is out, and the bit on its way leaves with them (C7).
+    state = game(["MIMIC", "WORM", "BOMB", "REVERSE", "HEAL"], players=3, bits=2)
+    place(state, [3, 0, 3, 4, 0, 4])
+    assert state.cursor == 0 and state.to_move == 1 and state.owners(0) == [1, 1]
+    state.apply("run")
+    state.apply("card 3")
+    assert state.arrivals
+    state.apply("player 2")
+    assert not state.alive[1] and not state.arrivals
+    assert state.removed[1] == 3 and state.supply[1] == 7 and state.on_board[1] == 0
+    for _ in range(200):
+        if state.is_over:
+            break
+        assert state.to_move != 1
+        state.apply(state.legal()[0])

@@ -257,3 +257,35 @@ def test_pasta_random_games_keep_the_invariants(setup):
                         + state.hand[p]) == 10
         assert state.draw == (state.winner is None)
         assert records.loads(records.dumps(state)).position_key() == state.position_key()
+
+
+def _called_remove_command():
+    """Red's AddFlag gives RemoveCommand a third flag; Blue's Subroutine calls RemoveCommand,
+    whose queue is then Blue, Red, Red; Blue's flag removes the calling Subroutine."""
+    state = placed(game(["AddFlag", "Subroutine", "RemoveCommand", "Bug", "MoveFlag"]),
+                   [0, 1, 2, 3, 4], [1, 2, 3, 4, 0])
+    for option in ["run", "card 2", "pass", "run", "card 2", "run", "card 1"]:
+        state.apply(option)
+    assert [state.kinds[i].name for i in range(4)] == ["AddFlag", "RemoveCommand", "Bug",
+                                                      "MoveFlag"]
+    assert state.cursor == 1 and state.to_move == 0 and state.calls
+    return state
+
+
+def test_c19_return_point_is_the_card_that_followed_the_removed_subroutine():
+    state = _called_remove_command()
+    # Red removes AddFlag, before the Subroutine's old place: an index would now name Bug.
+    for option in ["run", "card 0", "pass"]:
+        state.apply(option)
+    assert not state.calls
+    assert state.kinds[state.cursor].name == "RemoveCommand"  # the follower, a fresh arrival
+    assert state.owners(state.cursor) == [0] and state.to_move == 0
+
+
+def test_c19_a_removed_return_card_passes_the_return_to_its_own_follower():
+    state = _called_remove_command()
+    # Red removes AddFlag, then RemoveCommand itself (the return card): its follower, Bug.
+    for option in ["run", "card 0", "run", "card 0"]:
+        state.apply(option)
+    assert [state.kinds[i].name for i in range(2)] == ["Bug", "MoveFlag"]
+    assert not state.calls and state.cursor == 0 and state.to_move == 1

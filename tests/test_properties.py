@@ -14,6 +14,7 @@ import spaghetti.records
 from spaghetti.core.view import view
 
 MAX_STEPS = 20000
+DECLARE = spaghetti.core.notation.DECLARE
 
 games = st.fixed_dictionaries({
     "level": st.integers(1, 3),
@@ -63,8 +64,21 @@ def new(g):
 
 
 def pick(state, rng):
+    """A random legal option. At a repeated position of `stalemate: manual`, a declaration half
+    the time: with nobody declaring, a manual game may go on for ever (C9: all may play on), and
+    a random walk through a large program can take very long to come back to a position."""
     legal = state.legal_actions()
+    if DECLARE in legal and rng.random() < 0.5:
+        return DECLARE
     return legal[rng.randrange(len(legal))]
+
+
+def play_out(state, rng, limit=MAX_STEPS):
+    """Random options until the game ends, or ``limit`` of them (so a test game stays small)."""
+    for _ in range(limit):
+        if state.is_over:
+            return
+        state.apply_action(pick(state, rng))
 
 
 def chips_in_play(state):
@@ -147,8 +161,7 @@ def test_random_games_keep_invariants_and_end(g):
 def test_record_replay_gives_same_game(g):
     state = new(g)
     rng = random.Random(g["seed"] ^ 0x5A5A)
-    while not state.is_over:
-        state.apply_action(pick(state, rng))
+    play_out(state, rng)
     text = spaghetti.records.dumps(state)
     again = spaghetti.records.loads(text)
     assert again.position_key() == state.position_key()
@@ -164,8 +177,7 @@ def test_copy_is_independent(g, cut):
     rng = random.Random(g["seed"])
     # play to some point of the game, then play the copy to the end
     full = new(g)
-    while not full.is_over:
-        full.apply_action(pick(full, rng))
+    play_out(full, rng)
     stop = int(len(full.history) * cut)
     for action in full.history[:stop]:
         state.apply_action(action)
@@ -174,9 +186,7 @@ def test_copy_is_independent(g, cut):
         state.owners(i) for i in range(len(state.kinds))]
     other = state.copy()
     assert other.position_key() == key
-    rng2 = random.Random(stop)
-    while not other.is_over:
-        other.apply_action(pick(other, rng2))
+    play_out(other, random.Random(stop))
     assert state.position_key() == key and state.history == history and state.legal() == legal
     assert state.lives == lives and state.supply == supply
     assert [state.owners(i) for i in range(len(state.kinds))] == queues

@@ -927,3 +927,23 @@ def test_p8_removed_cards_chips_return_to_supply():
     assert [k.name for k in state.kinds] == ["Increment", "RemoveCommand", "AddFlag",
                                              "MoveFlag", "RemoveFlag"]
     assert state.chips == [5, 5]
+
+
+def test_c9_manual_any_player_still_in_may_declare():
+    state = setup(1, 2, L1, [[0, 1, 2, 3], [1, 2, 3, 4]], options={"stalemate": "manual"})
+    for _ in range(8):
+        assert not state.may_declare(0) and not state.may_declare(1)
+        with pytest.raises(spaghetti.IllegalOptionError, match="not a repeat"):
+            state.declare(1)
+        state.apply("pass")
+    assert state.to_move == 0 and state.may_declare(0) and state.may_declare(1)
+    for bad in (2, -1):
+        assert not state.may_declare(bad)
+        with pytest.raises(spaghetti.IllegalOptionError, match="not a player"):
+            state.declare(bad)
+    assert not state.is_over and len(state.history) == 16
+    expected = state.tiebreak_winner()
+    state.declare(1)  # the player not to move declares; the record holds `declare`
+    assert state.is_over and state.reason == "stalemate" and state.winner == expected
+    assert spaghetti.records.loads(spaghetti.records.dumps(state)).winner == expected
+    assert spaghetti.core.notation.to_string(state.history[-1]) == "declare"

@@ -70,6 +70,8 @@ class Choose:
     Logic's RemoveFlag: "one card, up to n of its flags").
     ``adjacent``: ``remove_card`` only the card just before or just after this one (KILL_CARD).
     ``later``: ``add_flag``'s flag arrives when the cursor next moves (WORM).
+    ``per_card``: ``raise`` / ``lower`` change one number of each chosen card: the distinct
+    targets are cards, not numbers (the Nightmare notes' "任意の1枚のカード", SPEC 6).
     """
 
     action: str
@@ -80,6 +82,7 @@ class Choose:
     same_card: bool = False
     adjacent: bool = False
     later: bool = False
+    per_card: bool = False
     # True for the steps of the printed Spaghetti Code cards: the engine's fast path (C4).
     plain: bool = field(init=False, compare=False, repr=False)
 
@@ -97,6 +100,8 @@ class Choose:
             raise ValueError("only remove_card takes 'adjacent'")
         if self.later and self.action != "add_flag":
             raise ValueError("only add_flag takes 'later'")
+        if self.per_card and self.action not in ("raise", "lower"):
+            raise ValueError("only raise and lower take 'per_card'")
         if self.other and self.action in ("swap_card", "raise", "lower"):
             raise ValueError(f"{self.action} takes no 'other'")  # (swap_card: always other)
 
@@ -144,6 +149,10 @@ class CardType:
     uses_running_flag: bool = field(init=False)
     # True for Memory: its command is the commands the cursor visited just before (C11).
     recalls: bool = field(init=False)
+    # True when the command's effects may cancel out, so that only running it shows whether it
+    # changes the position (C4): Memory and copies run other commands, and two steps that
+    # reverse or rotate the same things may undo each other.
+    composite: bool = field(init=False)
 
     def __post_init__(self) -> None:
         register_card_name(self.name)
@@ -152,6 +161,10 @@ class CardType:
                                for s in self.effect))
         object.__setattr__(self, "recalls",
                            any(isinstance(s, Do) and s.action == "recall" for s in self.effect))
+        undoable = [s.action for s in self.effect
+                    if s.action in ("reverse", "reverse_queues", "rotate_queues")]
+        object.__setattr__(self, "composite", self.recalls or len(undoable) > len(set(undoable))
+                           or any(s.action in COPIES for s in self.effect))
 
     @property
     def heals(self) -> bool:

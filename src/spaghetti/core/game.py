@@ -220,6 +220,13 @@ class Game:
         return any(step.action == "call" for card in self.deck for step in card.effect)
 
     @cached_property
+    def delays(self) -> bool:
+        """Has a card of this game flags that arrive later (WORM, SPAWN) or a JUMP whose
+        destination stays fixed? Both are part of the position (C9)."""
+        return any(step.action in ("spawn", "jump") or getattr(step, "later", False)
+                   for card in self.deck for step in card.effect)
+
+    @cached_property
     def heals(self) -> bool:
         """Can a life rise in this game (a custom card that heals)? Then a lost life is not
         irreversible, and lives are part of the repetition key (C9)."""

@@ -21,10 +21,10 @@ ECHO = _card("ECHO", "ECHO", "Copy the {0} cards behind, against the PC's direct
              "PC進行と逆方向の{0}枚をコピー", (2,), (Do("copy_behind", amount=0),))
 INC = _card("INC", "INC", "Raise an Arabic numeral of {0} card(s) by {1}.",
             "任意の{0}枚のカードのアラビア数字を{1}増やす", (1, 1),
-            (Choose("raise", count=0, amount=1),))
+            (Choose("raise", count=0, amount=1, per_card=True),))
 DEC = _card("DEC", "DEC", "Lower an Arabic numeral of {0} card(s) by {1}; it may go below zero.",
             "任意の{0}枚のカードのアラビア数字を{1}減らす(負になってもかまわない)", (1, 1),
-            (Choose("lower", count=0, amount=1),))
+            (Choose("lower", count=0, amount=1, per_card=True),))
 ZAP = _card("ZAP", "ZAP", "{1} damage to {0} player(s).", "{0}人のプレイヤーに{1}のダメージ",
             (1, 1), (Choose("damage", count=0, amount=1),))
 HEAL = _card("HEAL", "HEAL", "{0} player(s) recover {1} HP.", "{0}人のプレイヤーのHPを{1}回復",

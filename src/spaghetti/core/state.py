@@ -49,6 +49,9 @@ _DECIDING = {D_PLACE: "place", D_TURN: "turn", D_OVER: "over", D_ARRANGE: "arran
 _COIN_OUTCOMES = (N.COIN | 0, N.COIN | 1)
 
 _PASS, _RUN = N.PASS, N.RUN
+# Marks a group of copied commands in ``State.later``: they run in the order of the direction
+# at the moment each runs (SPEC 6).
+_COPY_GROUP = "copies"
 _WITH_PENDING = PENDING.__or__
 _TURN_PASS_ONLY = (N.PASS,)
 _TURN_PASS_RUN = (N.PASS, N.RUN)
@@ -128,7 +131,7 @@ class State:
         # Pasta Logic: chips leave with the cursor (C17), and Subroutine's calls (C16).
         self.temp_chips = game.rules.temporary_chips
         self.calls: tuple = ()  # the cards whose visits wait for a call to end: uid, or
-        #                         ("gone", index) for one removed meanwhile (C19)
+        #                         ("gone", uid) of the card the return goes to instead (C19)
         # The expansions that see every arrival or advance take the expanded visit path.
         # The Nightmare notes' coin flip: at each visit of a card with two flags or more, a
         # chance event decides whether the queue is walked from the head or from the tail.
@@ -147,7 +150,7 @@ class State:
         self.copied: frozenset = frozenset()
         self.free = game.rules.free_params
         self.win = game.win_life
-        self.simple_key = self.plain and not (self.inst_on or game.calls or self.free)
+        self.simple_key = self.plain and not (self.inst_on or game.calls or game.delays)
         self.trail: tuple = (None, None)  # C11: the cards of the two arrivals before this one
         self.here: CardType | None = None  # the card of the latest arrival
         self.c10_visit = False  # this visit follows C10 (ReversePriority in the program)
@@ -239,6 +242,9 @@ class State:
                 return
             self._interrupt(action)
         elif d == D_COIN:
+            if action == N.DECLARE:
+                self._end_stalemate()
+                return
             self.coin_due = False
             self.tail_first = action == N.COIN | 1
             self._next_turn()
@@ -267,6 +273,25 @@ class State:
         if self.decision != D_COIN:
             return []
         return [(N.to_string(a), 0.5) for a in _COIN_OUTCOMES]
+
+    def may_declare(self, seat: int) -> bool:
+        """C9 ``manual``: may ``seat`` declare a stalemate now? Any player still in the game
+        may, whoever is to move, while the position is a repeat."""
+        return self.repeated and not self.is_over and 0 <= seat < self.players and \
+            self.alive[seat]
+
+    def declare(self, seat: int) -> None:
+        """C9 ``manual``: ``seat`` declares a stalemate; the game ends at once. The record holds
+        ``declare`` at this decision point, whoever said it (the outcome does not depend on
+        who). Raises and changes nothing if ``seat`` may not declare now."""
+        if not self.may_declare(seat):
+            why = ("the game is over" if self.is_over else
+                   f"seat {seat} is not a player still in the game"
+                   if not (0 <= seat < self.players and self.alive[seat]) else
+                   "the position is not a repeat (C9)")
+            raise IllegalOptionError(f"'declare' by seat {seat}: {why}", "declare",
+                                     tuple(self.legal()))
+        self.apply_action(N.DECLARE)
 
     def sample_chance(self, rng) -> str:
         """An outcome of the current chance event, drawn with ``rng`` by its probability."""
@@ -449,12 +474,62 @@ class State:
         return self._setup_legal(d)
 
     def _can_run(self) -> bool:
-        """C4: "run" is offered only when running changes the game."""
+        """C4: "run" is offered only when some way of running leads to another position than
+        passing does."""
         c = self.cursor
         card = self.kinds[c]
-        if card.recalls:
-            return any(self._changes(*command) for command in self._remembered())
-        return self._changes(card, self.vals[c])
+        if card.composite:  # its effects may cancel out: only the outcome tells
+            return self._outcome_differs(_RUN)
+        return self._changes(card, self.vals[c]) or self.c10_visit and self._c10_runner_moves()
+
+    def _c10_runner_moves(self) -> bool:
+        """C10 and C4: does sending the flag that has the turn to the tail (the head, walking
+        backwards) change its queue, as passing would not?"""
+        q = [code & ~_TRANSIENT for code in self.queues[self.cursor]]
+        runner = q.pop(self.turn_pos)
+        moved = [runner] + q if self._walks_backwards() else q + [runner]
+        q.insert(self.turn_pos, runner)
+        return moved != q
+
+    def _outcome_differs(self, start: int, budget: int = 4096) -> bool:
+        """C4 decided by outcome: does some way of running (``run`` or ``instant``, then every
+        choice of targets) lead to another position than passing? Explored on copies, depth
+        first, stopping at the first outcome that differs. ``budget`` bounds the copies made;
+        a command with that many ways of running is taken to change something."""
+        passed = self._trial()
+        if start == N.INSTANT:  # the instant card's own departure is not a change (P20)
+            passed._instant_leaves(self.to_move, "used")
+        passed._legal = _TURN_PASS_ONLY
+        passed.apply_action(_PASS)
+        target = passed.position_key()
+        ran = self._trial()
+        ran._legal = (start,)
+        ran.apply_action(start)
+        stack = [ran]
+        while stack:
+            trial = stack.pop()
+            if trial.decision != D_TARGET:
+                if trial.position_key() != target:
+                    return True
+                continue
+            for action in trial.legal_actions():
+                if action == N.DECLARE:
+                    continue
+                budget -= 1
+                if budget < 0:
+                    return True
+                child = trial.copy()
+                child.apply_action(action)
+                stack.append(child)
+        return False
+
+    def _trial(self) -> State:
+        """A copy to try a line on, blind to repetition (it only compares outcomes)."""
+        trial = self.copy()
+        trial.seen = set()
+        trial.history = []
+        trial.auto_stalemate = False
+        return trial
 
     def _changes(self, card: CardType, vals: tuple[int, ...]) -> bool:
         """Would running this command, with these values, change the game (C4)?"""
@@ -463,8 +538,6 @@ class State:
             if step.__class__ is Do:
                 a = step.action
                 if a == "reverse" or a == "reverse_queues":
-                    if len(card.effect) > 1 and card.effect.count(step) % 2 == 0:
-                        continue  # reversing twice gives back what was there
                     if a == "reverse":
                         return True
                 elif a == "rotate_queues":
@@ -475,11 +548,6 @@ class State:
                     continue
                 elif a == "damage_others" or a == "damage_here" or a == "damage_not_here":
                     if vals[step.amount] and any(self.alive):
-                        return True
-                    continue
-                elif a in COPIES:  # a copied copy card is taken to change something
-                    if any(any(s.action in COPIES for s in k.effect) or self._changes(k, v)
-                           for _, k, v in self._copies(a, vals, step)):
                         return True
                     continue
                 elif a == "spawn":
@@ -616,12 +684,13 @@ class State:
                 return []  # this card has left the game: nothing to swap it with
             chosen = self.chosen or ()
             return [N.CARD | i for i, u in enumerate(self.uids) if u != this and u not in chosen]
-        chosen = self.chosen or ()  # distinct parameters (C5)
+        chosen = self.chosen or ()  # distinct parameters (C5), or distinct cards (per_card)
+        done = {p >> 8 & 0xFF for p in chosen} if step.per_card else ()
         if a == "raise" or self.free:
-            params = [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals)
+            params = [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals) if i not in done
                       for j in range(len(vs)) if N.PARAM | i << 8 | j not in chosen]
         else:
-            params = [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals)
+            params = [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals) if i not in done
                       for j, v in enumerate(vs) if v > 0 and N.PARAM | i << 8 | j not in chosen]
         if self.inst_on:
             params += [N.IPARAM | s << 8 | j for s, j, m, v in self._instant_slots()
@@ -688,30 +757,31 @@ class State:
                 if i != here and self.uids[i] not in chosen]
 
     def _copies(self, action: str, vals: tuple[int, ...], step) -> list:
-        """The cards a copy step runs, as (index, kind, current values), in the order they run:
-        MIMIC the cards ahead in the direction at "run", nearest first; ECHO the cards behind,
-        in that direction's order; FLOAT the next card. A copy card copied already in this run
-        does nothing (so copies end)."""
-        this = self.uids[self.cursor] if self.cmd is None else self.this_uid
+        """The cards a copy step runs, as (offset, index, kind, current values): MIMIC the
+        cards ahead in the direction at the start of the run, ECHO the cards behind, FLOAT the
+        next card; ``offset`` is the signed distance from this card, by which they are put in
+        the order of the direction when each runs (:meth:`_next_later`). A copy card copied
+        already in this run does nothing (so copies end)."""
+        this = self.this_uid
         if this not in self.uids:
             return []
         n = len(self.queues)
         here = self.uids.index(this)
-        d = self.direction if self.cmd is None else self.run_dir
+        d = self.run_dir
         if action == "copy_next":
-            places = [here + d]
+            offsets = [d]
         elif action == "copy_ahead":
-            places = [here + d * j for j in range(1, vals[step.amount] + 1)]
+            offsets = [d * j for j in range(1, vals[step.amount] + 1)]
         else:
-            places = [here - d * j for j in range(vals[step.amount], 0, -1)]
+            offsets = [-d * j for j in range(1, vals[step.amount] + 1)]
         commands = []
-        for place in places:
-            i = place % n
+        for offset in offsets:
+            i = (here + offset) % n
             kind = self.kinds[i]
             if i == here or (self.uids[i] in self.copied
                              and any(s.action in COPIES for s in kind.effect)):
                 continue
-            commands.append((i, kind, self.vals[i]))
+            commands.append((offset, i, kind, self.vals[i]))
         return commands
 
     def _below_cap(self, life: int) -> bool:
@@ -794,7 +864,7 @@ class State:
             options = (_PASS,) + tuple(N.INTERRUPT | i for i in range(len(self.queues)))
             return options + (N.DECLARE,) if self.repeated else options
         if d == D_COIN:
-            return _COIN_OUTCOMES
+            return _COIN_OUTCOMES + (N.DECLARE,) if self.repeated else _COIN_OUTCOMES
         if d == D_ARRANGE:
             return tuple(dict.fromkeys(N.arrange(card.name) for card in self.to_arrange))
         if d == D_SEAT:
@@ -1021,7 +1091,12 @@ class State:
     def _can_run_instant(self) -> bool:
         """Instant cards: the seat to move holds one, and running it here changes the game."""
         held = self.instant[self.to_move]
-        return held is not None and self._changes(held[0], self._instant_values(held))
+        if held is None:
+            return False
+        if held[0].composite:
+            return self._outcome_differs(N.INSTANT)
+        return self._changes(held[0], self._instant_values(held)) or \
+            self.c10_visit and self._c10_runner_moves()
 
     @staticmethod
     def _instant_values(held: tuple) -> tuple[int, ...]:
@@ -1035,9 +1110,7 @@ class State:
         held = self.instant[seat]
         values = self._instant_values(held)  # counts are read at run
         self._instant_leaves(seat, "used")
-        self.this_uid = self.uids[self.cursor]
-        self.removed_queue = None
-        self.first_cmd = True
+        self._start_run()
         self._begin(held[0], values)
 
     def _instant_leaves(self, seat: int, how: str) -> None:
@@ -1050,17 +1123,25 @@ class State:
                                   for s, g in enumerate(self.instant_gone))
         self._progress()
 
-    def _start_command(self) -> None:
-        c = self.cursor
-        self.this_uid = self.uids[c]
+    def _start_run(self) -> None:
+        """A run begins on the cursor's card: "this card" is fixed, and copies choose their
+        cards by the direction now (SPEC 6, custom cards too) and end."""
+        self.this_uid = self.uids[self.cursor]
         self.removed_queue = None
         self.first_cmd = True
-        if self.free:  # copies read the direction of the start (Nightmare) and end
-            self.run_dir = self.direction
-            self.copied = frozenset((self.this_uid,))
+        self.run_dir = self.direction
+        self.copied = frozenset((self.this_uid,))
+
+    def _start_command(self) -> None:
+        c = self.cursor
+        self._start_run()
         card = self.kinds[c]
         if card.recalls:  # C11: the remembered commands, older first, as printed
             commands = self._remembered()
+            if not commands:  # nothing to run (C10 may still send the runner to the tail)
+                self.cmd = card
+                self._end_command()
+                return
             self.later = tuple(commands[1:])
             self._begin(*commands[0])
         else:
@@ -1231,13 +1312,8 @@ class State:
         if back.__class__ is int:
             self.cursor = self.uids.index(back)
             return
-        self.cursor = self._place_follower(back[1], len(self.queues))
+        self.cursor = self.uids.index(back[1])  # C19: the caller's follower, a fresh arrival
         self._arrive()
-
-    def _place_follower(self, i: int, n: int) -> int:
-        """C3 from the place a removed card had (C19): the card now at index i going forward,
-        the one before it going backward, among ``n`` cards."""
-        return (i if self.direction > 0 else i - 1) % n
 
     def _leave(self, c: int) -> None:
         """The cursor leaves card c: with temporary chips (C17) its chips go back."""
@@ -1306,9 +1382,8 @@ class State:
         self._sig = None
 
     def _end_command(self) -> None:
-        if self.later:  # Memory: the next remembered command, with targets of its own
-            card, values = self.later[0]
-            self.later = self.later[1:]
+        if self.later:  # Memory, copies: the next command, with targets of its own
+            card, values = self._next_later()
             self.first_cmd = False
             self._clear_marks(MOVED)
             self._begin(card, values)
@@ -1325,6 +1400,20 @@ class State:
             self.rearrive = False
             self._arrive()
         self._next_turn()
+
+    def _next_later(self) -> tuple[CardType, tuple[int, ...]]:
+        """Take the next command waiting to run. Of a group of copies, the first in the order
+        the direction gives now (SPEC 6: 「コピーされた複数枚の実行順序はコピー実行時のPCの向きで
+        決まる」): a REVERSE among them turns the order of those still to run."""
+        head, rest = self.later[0], self.later[1:]
+        if head[0] is not _COPY_GROUP:
+            self.later = rest
+            return head
+        copies = sorted(head[1], key=lambda c: c[0] * self.direction)
+        if len(copies) > 1:
+            rest = ((_COPY_GROUP, tuple(copies[1:])),) + rest
+        self.later = rest
+        return copies[0][1], copies[0][2]
 
     def _clear_marks(self, marks: int = _TRANSIENT) -> None:
         self.marked = marks != _TRANSIENT
@@ -1438,29 +1527,28 @@ class State:
         self._discard(queue)
         self._chips_back(self.mods[i])  # P8
         uid = self.uids[i]
-        if uid in self.calls:  # C19: a card waiting for its call to end is gone
-            self.calls = tuple(("gone", i) if u == uid else u for u in self.calls)
-        if i == cursor and self.calls and n > 1:
-            # C19: the called card is gone: its visit ends, the cursor returns to the caller.
-            back = self.calls[-1]
-            self.calls = self.calls[:-1]
-            if back.__class__ is int:
-                caller = self.uids.index(back)
-                self.cursor = caller - 1 if caller > i else caller
-            else:
-                follower = self._place_follower(back[1], n)
-                self.cursor = follower - 1 if follower > i else follower
-                self.rearrive = True
-        elif i == cursor and n > 1:
-            # C3: the visit ends; the follower, worked out before the removal, is arrived at anew.
-            follower = (cursor + self.direction) % n
-            self.cursor = follower - 1 if follower > i else follower
+        # C3's follower, worked out before the removal: a card, not an index.
+        follower = self.uids[(i + self.direction) % n] if n > 1 else None
+        gone = ("gone", uid)
+        if uid in self.calls or gone in self.calls:
+            # C19: the return to this card goes to its follower instead (and so on, should
+            # that one be removed too before the return).
+            self.calls = tuple(("gone", follower) if u == uid or u == gone else u
+                               for u in self.calls)
+        to = self.uids[cursor]
+        if i == cursor and n > 1:
+            to = follower  # C3: the visit ends; the follower is arrived at anew
             self.rearrive = True
-        elif i < cursor:
-            self.cursor = cursor - 1
+            if self.calls:  # C19: the called card's visit ends: back to the caller
+                back = self.calls[-1]
+                self.calls = self.calls[:-1]
+                if back.__class__ is int:
+                    to = back
+                    self.rearrive = False  # the caller's visit goes on
+                else:
+                    to = back[1]
         self._take_card(i)
-        if not self.queues:
-            self.cursor = 0
+        self.cursor = self.uids.index(to) if self.queues else 0
         self._sig = None
         self._progress()
 
@@ -1486,9 +1574,11 @@ class State:
         elif action in COPIES:  # run the copied commands as if written on this card, next
             step = self.cmd.effect[self.step_i]
             commands = self._copies(action, self.cmd_vals, step)
-            self.copied |= {self.uids[i] for i, k, _ in commands
+            self.copied |= {self.uids[i] for _, i, k, _ in commands
                             if any(s.action in COPIES for s in k.effect)}
-            self.later = tuple((k, v) for _, k, v in commands) + self.later
+            if commands:  # one group: its order is read from the direction as each runs
+                self.later = ((_COPY_GROUP, tuple((o, k, v) for o, _, k, v in commands)),) \
+                    + self.later
         elif action == "remove_this_card":
             if self.this_uid in self.uids:
                 self._remove_card(self.uids.index(self.this_uid))
@@ -1586,6 +1676,11 @@ class State:
                 if len(kept) < len(q):
                     self._discard(c for c in q if c >> OWNER_SHIFT in out)
                     self.queues[i] = kept
+            if self.arrivals:  # those on their way too: they never land (N4)
+                for seat, _ in self.arrivals:
+                    if seat in out:
+                        self.removed[seat] += 1
+                self.arrivals = tuple(a for a in self.arrivals if a[0] not in out)
         self._progress()
         left = [p for p in range(self.players) if alive[p]]
         if len(left) == 1:
@@ -1722,12 +1817,13 @@ class State:
         if self.intr_on:
             key += (self.tokens,)
         if self.calls:
-            key += (tuple(self.uids.index(u) if u.__class__ is int else u for u in self.calls),)
+            key += (tuple(self.uids.index(u) if u.__class__ is int else self.uids.index(u[1]) - len(self.uids)
+                          for u in self.calls),)  # a return to a follower: negative
         if self.coin_on:
             key += (self.tail_first,)
-        if self.free:  # Nightmare: flags on their way, fixed JUMP destinations
+        if self.arrivals or self.jumps:  # flags on their way, fixed JUMP destinations
             index = {u: i for i, u in enumerate(self.uids)}
-            key += (tuple((s, index.get(u)) for s, u in self.arrivals),
+            key += ("on their way", tuple((s, index.get(u)) for s, u in self.arrivals),
                     tuple(sorted((index.get(j), index.get(t)) for j, t in self.jumps)))
         return key
 
@@ -1742,4 +1838,10 @@ class State:
             selected = self.uids.index(selected)
         # "this card" is the cursor's card while a command waits for a choice.
         return (self.to_move, self.cmd.name, self.step_i, self.cmd_vals, self.count_left,
-                chosen, selected, self.rearrive, tuple(card.name for card, _ in self.later))
+                chosen, selected, self.rearrive, self._later_key())
+
+    def _later_key(self) -> tuple:
+        """The commands waiting to run (Memory, copies), by name; a group of copies with the
+        offsets that order it."""
+        return tuple(tuple((o, k.name) for o, k, _ in item[1]) if item[0] is _COPY_GROUP
+                     else item[0].name for item in self.later)

@@ -34,7 +34,7 @@ def knows_card(state: State, viewer, index: int) -> bool:
     sequential open are known only once opened, or to the player who arranged them (fair first
     player, seat 0), or to everyone once the game is over."""
     return (viewer == REFEREE or state.is_over or index < state.opened
-            or (state.game.options["fair_first"] and viewer == 0))
+            or (bool(state.game.options["fair_first"]) and viewer == 0))
 
 
 def knows_instant(state: State, viewer, seat: int) -> bool:
@@ -53,7 +53,8 @@ def _instant(state: State, viewer) -> list[dict] | None:
     taken = {seat: index for index, seat in state.drawn_by().items()}
     shown = []
     for seat in range(state.players):
-        entry = {"status": "none", "card": None, "params": None, "modifiers": None}
+        entry: dict[str, object] = {"status": "none", "card": None, "params": None,
+                                    "modifiers": None}
         shown.append(entry)
         if seat not in taken:
             continue
@@ -156,7 +157,7 @@ def view(state: State, seat: int | str = REFEREE) -> dict:
         "chance": [{"option": o, "probability": p} for o, p in state.chance_outcomes()]
         if state.is_chance else None,
         "arriving": [[s, state.uids.index(u) if u in state.uids else None]
-                     for s, u in state.arrivals] if game.rules.free_params else None,
+                     for s, u in state.arrivals] if game.delays else None,
         "jumps": [[state.uids.index(j), state.uids.index(t)] for j, t in state.jumps
-                  if j in state.uids and t in state.uids] if game.rules.free_params else None,
+                  if j in state.uids and t in state.uids] if game.delays else None,
     }
