@@ -13,8 +13,8 @@ from rich.table import Table
 from ..ai import LEVELS, make_player
 from ..ai.arena import play_match
 from ..core.variants import VARIANTS
-from ..custom_cards import loads as load_cards
 from ..errors import SetupError
+from .common import parse_options, read_cards
 
 
 def _pair(text: str) -> tuple[str, str]:
@@ -56,13 +56,8 @@ def arena(pair: str, games: int, level: int, seed: int, cards_path: str | None, 
       spaghetti arena --players easy,random --cards examples/custom-cards.toml
       spaghetti arena --players normal,easy --game pasta-logic --games 40
     """
-    from .main import _parse_options  # the same reading of --option as play and new
-
     a, b = _pair(pair)
-    cards = ()
-    if cards_path is not None:
-        with open(cards_path, "rb") as f:
-            cards = load_cards(f.read(), cards_path)
+    cards = read_cards(cards_path)
     console = Console(highlight=False)
     label_a, label_b = (f"A {a}", f"B {b}") if a != b else (f"A {a}", f"B {b} (2)")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -78,7 +73,7 @@ def arena(pair: str, games: int, level: int, seed: int, cards_path: str | None, 
 
         match = play_match(a, b, make_player, games=games, level=level, seed=seed,
                            on_game=on_game, cards=cards, variant=variant,
-                           options=_parse_options(rule_options))
+                           options=parse_options(rule_options))  # as play and new
     table = Table(title=f"{games} games, level {level}, seeds {seed} to {seed + (games - 1) // 2}, "
                         "seats swapped", title_justify="left")
     table.add_column("player")

@@ -17,13 +17,15 @@ from rich.console import Console
 
 from .. import records
 from ..ai import LEVELS, make_player
-from ..core.game import OPTIONS, Game, option_words
+from ..core.game import Game
 from ..core.variants import VARIANTS
 from ..core.view import OBSERVER, REFEREE, view
-from ..custom_cards import loads as load_cards
 from ..errors import RecordError, SetupError, SpaghettiError
 from ..i18n import LANGS, describe
+from .arena import arena
+from .common import OPTION_WORDS, parse_options, parse_program, read_cards, read_record_data
 from .render import render
+from .solve import solve, solve_level1
 
 EXIT_BAD_INPUT = 2
 
@@ -53,57 +55,6 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_BAD_INPUT)
 
 
-def _read_record_data(path: str) -> Any:
-    """The decoded JSON of a record file (``-``: standard input)."""
-    if path == "-":
-        with click.open_file("-", "rb") as f:
-            raw = f.read()
-        name = "<stdin>"
-    else:
-        with open(path, "rb") as f:
-            raw = f.read()
-        name = path
-    try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{name}: not a JSON record: {exc}") from None
-
-
-
-# Each option's values as typed on the command line, default first.
-_OPTION_WORDS = {name: option_words(name) for name in OPTIONS}
-
-
-def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            known = ", ".join(f"{k}={'|'.join(v)}" for k, v in _OPTION_WORDS.items())
-            raise SetupError(f"--option expects name=value, not {pair!r} (options: {known})")
-        options[name.strip()] = value.strip()
-    return options
-
-
-def _parse_program(text: str | None) -> list[str] | None:
-    if text is None:
-        return None
-    names = [name.strip() for name in text.split(",")]
-    if not any(names):
-        raise SetupError("--program needs card names separated by commas, e.g. "
-                         "AddFlag,MoveFlag,RemoveFlag,Bug,ForkBomb")
-    return names
-
-
-def _read_cards(path: str | None) -> tuple:
-    """The custom cards of a TOML file (none without ``--cards``)."""
-    if path is None:
-        return ()
-    with open(path, "rb") as f:
-        raw = f.read()
-    return load_cards(raw, path)
-
-
 _CARDS_HELP = ("Custom cards (Blank cards) from a TOML file; they join the deck. "
                "See docs/custom-cards.md.")
 
@@ -113,7 +64,7 @@ def _console() -> Console:
 
 
 _OPTION_HELP = ("Rule option as name=value; repeatable. " + "; ".join(
-    f"{name}: {'|'.join(words)} (default {words[0]})" for name, words in _OPTION_WORDS.items()))
+    f"{name}: {'|'.join(words)} (default {words[0]})" for name, words in OPTION_WORDS.items()))
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -204,17 +155,17 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
     if load_path is not None and cards_path is not None:
         raise SetupError("--cards: a loaded record carries its own cards; give --load or --cards")
     if load_path is not None:
-        state = records.replay(_read_record_data(load_path))
+        state = records.replay(read_record_data(load_path))
         players = state.players
     else:
-        options = _parse_options(rule_options)
-        program_names = _parse_program(program)
+        options = parse_options(rule_options)
+        program_names = parse_program(program)
         if seed is None and program_names is None:
             seed = random.randrange(10_000)
         if program_names is None:
             shown_seed = seed
         state = Game(level=level, players=players, options=options, variant=variant,
-                     custom_cards=_read_cards(cards_path)).new_state(program_names, seed)
+                     custom_cards=read_cards(cards_path)).new_state(program_names, seed)
     if not 0 <= seat < players:
         raise SetupError(f"--seat {seat}: the seats of a {players}-player game are 0 to {players - 1}")
     ai_seed = 0 if seed is None else seed
@@ -244,7 +195,7 @@ def replay(file: str, as_json: bool, lang: str) -> None:
       spaghetti replay game.json --json | jq .lives
       spaghetti new --seed 1 | spaghetti replay -
     """
-    data = _read_record_data(file)
+    data = read_record_data(file)
     final = records.replay(data)  # checks the whole record first, with positioned errors
     if as_json:
         click.echo(json.dumps(view(final), ensure_ascii=False, indent=2))
@@ -289,7 +240,7 @@ def state(file: str, upto: int | None, seat: str | None) -> None:
       spaghetti state game.json --upto 8
       spaghetti state game.json --seat 1      # what seat 1 may know
     """
-    data = _read_record_data(file)
+    data = read_record_data(file)
     viewer = _viewer(seat)
     if upto is not None:
         total = len(records.parse(data)[-1])
@@ -313,7 +264,7 @@ def export(file: str, seat: str, output: str) -> None:
       spaghetti export game.json --seat 0 -o for-red.json
       spaghetti export game.json --seat observer
     """
-    final = records.replay(_read_record_data(file))
+    final = records.replay(read_record_data(file))
     text = records.dumps(final, seat=_viewer(seat))
     if output == "-":
         click.echo(text, nl=False)
@@ -332,7 +283,7 @@ def legal(file: str) -> None:
       spaghetti legal game.json
       spaghetti new --seed 2 | spaghetti legal -
     """
-    final = records.replay(_read_record_data(file))
+    final = records.replay(read_record_data(file))
     for option in final.legal():
         click.echo(option)
 
@@ -365,12 +316,12 @@ def new(variant: str, level: int, players: int, seed: int | None, program: str |
     """
     if seed is not None and program is not None:
         raise SetupError("give --seed or --program, not both")
-    options = _parse_options(rule_options)
-    names = _parse_program(program)
+    options = parse_options(rule_options)
+    names = parse_program(program)
     if seed is None and names is None:
         seed = random.randrange(10_000)
     state = Game(level=level, players=players, options=options, variant=variant,
-                 custom_cards=_read_cards(cards_path)).new_state(names, seed)
+                 custom_cards=read_cards(cards_path)).new_state(names, seed)
     text = records.dumps(state)
     if output == "-":
         click.echo(text, nl=False)
@@ -404,14 +355,9 @@ def serve(host: str, port: int, db_path: str, open_browser: bool) -> None:
     run(host=host, port=port, db=db_path, open_browser=open_browser)
 
 
-# ---------------------------------------------------------------------------- arena
-
-from .arena import arena  # noqa: E402
+# ---------------------------------------------------------------------------- arena, solve
 
 cli.add_command(arena)
-
-from .solve import solve, solve_level1  # noqa: E402
-
 cli.add_command(solve)
 cli.add_command(solve_level1)
 

@@ -10,6 +10,7 @@ import click
 from rich.console import Console
 
 from ..errors import SetupError, SpaghettiError
+from .common import parse_program, read_record_data
 
 PLAYER_NAMES = ("seat 0 (first player)", "seat 1 (second player)")
 
@@ -71,16 +72,16 @@ def solve(file: str | None, level: int | None, program: str | None, time_limit: 
     """
     from .. import records
     from ..solver.api import Timeout, solve as solve_state
-    from .main import _parse_program, _read_record_data
 
     if (file is None) == (level is None):
         raise SetupError("give a record FILE, or --level 1 --program A,B,C,D,E (not both)")
     if file is not None:
         if program is not None:
             raise SetupError("--program goes with --level, not with a FILE")
-        state = records.replay(_read_record_data(file))
+        state = records.replay(read_record_data(file))
     else:
-        names = _parse_program(program)
+        assert level is not None  # one of FILE and --level, checked above
+        names = parse_program(program)
         if names is None:
             raise SetupError("--level needs --program A,B,C,D,E (card names in order)")
         from ..core.game import Game
