@@ -4,6 +4,7 @@ export, the move clock, the arena."""
 from __future__ import annotations
 
 import json
+import random
 import time
 
 import pytest
@@ -110,3 +111,20 @@ def test_every_move_of_every_game_has_words_in_both_languages(variant, level, pl
             option = rng.choice(legal)
             assert describe(state, option) and describe(state, option, "ja")
             state.apply(option)
+
+
+def test_a_loaded_game_with_coin_flips_counts_them_as_nobodys_choice():
+    # The coin flips of the Nightmare notes have no seat to move: a record that has them can be
+    # loaded (and undone into), each flip counted as a forced move, as when it was played.
+    state = spaghetti.new_game(1, 2, seed=0, variant="nightmare", options={"coin_flip": True})
+    flips = []
+    rng = random.Random(0)
+    while not state.is_over and not flips:
+        if state.is_chance:
+            flips.append(len(state.history))
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal()))
+    assert flips, "the game had no coin flip"
+    session = Session(state, [None, None], console=Console(width=100, record=True), clear=False)
+    assert all(session.who[i] == "forced" for i in flips)

@@ -76,7 +76,7 @@ class Session:
         for option in actions:
             seat = replay.to_move
             self.log.append(describe(replay, option, self.lang))
-            if len(replay.legal()) == 1:
+            if seat is None or len(replay.legal()) == 1:  # None: a coin flip, nobody's choice
                 self.who.append(FORCED)
             elif self.players[seat] is not None:
                 self.who.append(COMPUTER)
