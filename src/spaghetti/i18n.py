@@ -353,6 +353,7 @@ def option_label(state: State, option: str, lang: str = "en") -> str:
         card = next(c for c in state.to_arrange if N.arrange(c.name) == action)
         return t("opt.arrange", lang, card=f"{card.display_name(lang)}: {card.text_for(None, lang)}")
     if action == N.INSTANT:  # only the seat to move sees its own options
+        assert state.to_move is not None, "an instant card is played by the seat to move"
         held = state.instant[state.to_move]
         values = tuple(p + m for p, m in zip(held[0].params, held[1]))
         return t("opt.instant", lang, card=held[0].display_name(lang),
@@ -571,6 +572,20 @@ def _by_themselves(before: State, after: State, w: dict, lang: str,
     return what
 
 
+def _picked_flag(state: State) -> tuple[int, int]:
+    """The flag ``(card, k)`` picked as the first half of a pair (``move_flag``, ``reorder``)."""
+    sel = state.selection
+    assert isinstance(sel, tuple), f"a flag waits for its destination, not {sel!r}"
+    return sel
+
+
+def _picked_card(state: State) -> int:
+    """The index of the card picked as the first half of a pair (``move_card``: ``at N``)."""
+    sel = state.selection
+    assert isinstance(sel, int), f"a card waits for its position, not {sel!r}"
+    return sel
+
+
 def describe(before: State, option: str, lang: str = "en") -> str:
     """A sentence in words for playing ``option`` (one of ``before.legal()``) in ``before``.
 
@@ -616,6 +631,7 @@ def describe(before: State, option: str, lang: str = "en") -> str:
     elif action == N.PASS and before.deciding == "open":
         text = w["open_pass"].format(p=p, card=cname(before, before.opened - 1))
     elif action == N.INSTANT:
+        assert actor is not None, "an instant card is played by the seat to move"
         held = before.instant[actor]
         text = w["instant"].format(p=p, card=_q(held[0].display_name(lang), lang),
                                    dst=cname(before, before.cursor))
@@ -645,13 +661,13 @@ def describe(before: State, option: str, lang: str = "en") -> str:
                 return w["pick_flag"].format(p=p, owner=owner, src=cname(before, c))
             if before.choosing == "reorder":
                 return w["reorder_flag"].format(p=p, owner=owner, src=cname(before, c),
-                                                n=before.selection[1] + 1)
+                                                n=_picked_flag(before)[1] + 1)
             if before.choosing == "charm":
                 what.append(w["charm"].format(owner=owner, src=cname(before, c), p=p))
             else:
                 what.append(w["remove_flag"].format(owner=owner, src=cname(before, c)))
         elif kind == N.TO:
-            c, k = before.selection
+            c, k = _picked_flag(before)
             what.append(w["move_flag"].format(owner=colour(before.owners(c)[k], lang),
                                               src=cname(before, c),
                                               dst=cname(before, N.argument(action))))
@@ -676,7 +692,7 @@ def describe(before: State, option: str, lang: str = "en") -> str:
         elif kind == N.AT and before.choosing == "float":
             what.append(w["float"].format(src=running, n=N.argument(action)))
         elif kind == N.AT:
-            what.append(w["move_card"].format(dst=cname(before, before.selection),
+            what.append(w["move_card"].format(dst=cname(before, _picked_card(before)),
                                               n=N.argument(action)))
         elif kind == N.PLAYER:
             s = N.argument(action)
@@ -686,7 +702,8 @@ def describe(before: State, option: str, lang: str = "en") -> str:
             if lost < 0:
                 key, lost = ("heal_self" if s == actor else "heal"), -lost
             what.append(w[key].format(who=who, n=lost))
-            if sum(after.removed) - sum(before.removed) and before.kinds[run].uses_running_flag:
+            if (sum(after.removed) - sum(before.removed) and run is not None
+                    and before.kinds[run].uses_running_flag):
                 what.append(w["bomb_flag"])
         elif kind == N.PARAM:
             c, i = N.pair(action)

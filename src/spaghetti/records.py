@@ -50,7 +50,7 @@ def record_of(state: State, meta: dict | None = None) -> dict[str, Any]:
     return record
 
 
-def masked_record_of(state: State, seat: int, meta: dict | None = None) -> dict[str, Any]:
+def masked_record_of(state: State, seat: int | str, meta: dict | None = None) -> dict[str, Any]:
     """The record as ``seat`` may know it: what is hidden from that seat is ``null`` (instant
     cards it may not know, face-down cards not yet opened) or ``arrange ?``. Such a record says
     ``masked_for`` and can be read but not replayed."""

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..core.game import Game
 from ..core.state import State
+from . import Player
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
@@ -102,7 +103,7 @@ class MatchResult:
         return elo(self.score_a)
 
 
-def play_game(state: State, players: list, max_moves: int = 100_000) -> State:
+def play_game(state: State, players: Sequence[Player], max_moves: int = 100_000) -> State:
     """Play ``state`` to the end, each seat's ``choose`` picking its options."""
     for _ in range(max_moves):
         if state.is_over:
@@ -110,11 +111,13 @@ def play_game(state: State, players: list, max_moves: int = 100_000) -> State:
         if state.is_chance:  # the coin flip: drawn, the same for both sides of a pairing
             state.apply(state.sample_chance(random.Random(len(state.history))))
         else:
-            state.apply(players[state.to_move].choose(state))
+            seat = state.to_move
+            assert seat is not None, "a game in progress has a seat to move"
+            state.apply(players[seat].choose(state))
     raise RuntimeError(f"the game did not end within {max_moves} moves")
 
 
-def play_match(a: str, b: str, make: Callable[[str, int], object], games: int = 20,
+def play_match(a: str, b: str, make: Callable[[str, int], Player], games: int = 20,
                level: int = 1, seed: int = 0, players: int = 2,
                on_game: Callable[[GameResult], None] | None = None,
                cards: tuple = (), variant: str = "spaghetti-code",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from ..core import notation as N
 from ..core.state import State
 
@@ -9,6 +11,8 @@ from ..core.state import State
 class ActionPlayer:
     """A player that decides in action ids; subclasses implement :meth:`best_action` and have a
     ``rng`` (a :class:`random.Random`)."""
+
+    rng: random.Random
 
     def choose(self, state: State) -> str:
         return N.to_string(self.choose_action(state))
@@ -22,7 +26,9 @@ class ActionPlayer:
         if len(legal) == 1:
             return legal[0]  # a forced move needs no thought
         if state.hidden:  # never peek: think in a world consistent with what this seat knows
-            state = state.determinize(state.to_move, self.rng)
+            seat = state.to_move
+            assert seat is not None, "a decision with options has a seat to move"
+            state = state.determinize(seat, self.rng)
         return self.best_action(state, legal)
 
     def best_action(self, state: State, legal: tuple[int, ...]) -> int:

@@ -27,6 +27,7 @@ quantity starts at, so the terms are comparable and work for 2 to 5 players:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from ..core.state import OWNER_SHIFT, PENDING, State
 
@@ -43,7 +44,7 @@ HURTS = 2.0  # weight of a turn on a card that damages a player, against 1 for a
 SCALE = 0.9  # an unfinished position is worth at most this much
 
 
-def _diff(values: list[float], seat: int, alive: list[bool]) -> float:
+def _diff(values: Sequence[float], seat: int, alive: Sequence[bool]) -> float:
     """``values[seat]`` minus the mean over the other seats still in the game."""
     others = [values[p] for p in range(len(values)) if p != seat and alive[p]]
     if not others:

@@ -52,6 +52,10 @@ class GreedyPlayer(ActionPlayer):
         """
         seat = state.to_move
         legal = state.legal_actions()
+        if seat is None:  # no seat decides
+            if legal:
+                raise ValueError("a coin flip is due: chance decides it, not a seat")
+            return {}  # the game is over: nothing to choose
         self._nodes = -len(legal)  # depth 1 always completes
         self._deeper = False
         scores = {a: self._value(state, a, seat, 1) for a in legal}

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Iterable
 
 from ..core import notation as N
 from ..core.state import State
@@ -110,12 +111,15 @@ class MCTSPlayer(ActionPlayer):
     def _iterate(self, root: Node, root_state: State) -> None:
         hidden = root_state.hidden
         if hidden:  # information-set MCTS: a fresh world consistent with the root seat's view
-            state = root_state.determinize(root_state.to_move, self.rng)
+            seat = root_state.to_move
+            assert seat is not None, "a position searched has a seat to move"
+            state = root_state.determinize(seat, self.rng)
         else:
             state = root_state.copy()
         node = root
         path = [root]
         log, sqrt, c = math.log, math.sqrt, self.c
+        children: Iterable[tuple[int, Node]]
         # Selection: down the tree while every option of the node has been tried.
         while not state.is_over:
             if state.is_chance:  # a chance node: its outcome is drawn, not chosen
@@ -145,11 +149,13 @@ class MCTSPlayer(ActionPlayer):
                 score = child.total / child.visits + scale / sqrt(child.visits)
                 if score > best_score:
                     best, best_score = action, score
+            assert best is not None, "a node with no untried option has children"
             node = node.children[best]
             state.apply_action(best)
             path.append(node)
         # Expansion: one new child.
         if not state.is_over:
+            assert node.untried is not None, "the selection stopped at a node with untried options"
             action = node.untried.pop()
             child = Node(state.to_move)
             node.children[action] = child
@@ -175,7 +181,9 @@ class MCTSPlayer(ActionPlayer):
             elif len(legal) == 2 and legal[1] == N.RUN:  # pass or run
                 action = N.RUN if random_() < P_RUN else N.PASS
             elif legal[0] & N.KIND_MASK == N.PLAYER and random_() < P_HURT_OTHER:
-                me = N.PLAYER | state.to_move
+                seat = state.to_move
+                assert seat is not None, "a player is chosen by the seat to move"
+                me = N.PLAYER | seat
                 if me in legal and state.choosing == "heal":  # a custom card's heal: oneself
                     action = me
                 else:

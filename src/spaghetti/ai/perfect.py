@@ -26,8 +26,11 @@ def proven_option(state: State, max_nodes: int = SOLVER_NODES):
     expectation over coin flips); None when it does not."""
     from ..solver.api import Timeout, solve
 
+    seat = state.to_move
+    if seat is None:  # the game is over, or a coin flip is due: no seat has an option
+        return None
     try:
-        result = solve(state, seat=state.to_move, max_nodes=max_nodes)
+        result = solve(state, seat=seat, max_nodes=max_nodes)
     except Timeout:
         return None
     if not result.line:

@@ -14,7 +14,7 @@ from contextlib import contextmanager, nullcontext
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.text import Text
 
 from .. import records
@@ -117,21 +117,28 @@ class Session:
         human_seats = [s for s, p in enumerate(self.players) if p is None]
         # Hidden information: one human sees their own seat's view; people sharing a keyboard
         # see the view of the seat to move (the others look away).
+        mover = self.state.to_move
+        viewer: int | str
         if len(human_seats) == 1:
             viewer = human_seats[0]
-        elif self.state.to_move in human_seats:
-            viewer = self.state.to_move
+        elif mover is not None and mover in human_seats:
+            viewer = mover
         else:
             viewer = "observer"
-        kwargs = dict(width=self.console.width, log=self.log, seed=self.seed,
-                      computers=[p is not None for p in self.players], human_seats=human_seats,
-                      with_options=True, viewer=viewer)
+        width = self.console.width
+        computers = [p is not None for p in self.players]
+
+        def screen(log_size: int) -> Group:
+            return render(self.state, self.lang, log_size=log_size, width=width, log=self.log,
+                          seed=self.seed, computers=computers, human_seats=human_seats,
+                          with_options=True, viewer=viewer)
+
         log_size = 8
         if self.console.is_terminal:  # as many last moves as the screen has room for
-            rest = render(self.state, self.lang, log_size=0, **kwargs)
+            rest = screen(0)
             used = len(self.console.render_lines(rest, pad=False))
             log_size = max(3, min(self.console.height - used - 3, 30))
-        self.console.print(render(self.state, self.lang, log_size=log_size, **kwargs))
+        self.console.print(screen(log_size))
         for notice, style in self.notices:
             self.say(notice, style)
         self.notices.clear()
@@ -152,7 +159,9 @@ class Session:
             if dirty:
                 self.show()
                 dirty = False
-            prompt = t("prompt", self.lang, p=colour(state.to_move, self.lang))
+            mover = state.to_move
+            assert mover is not None, "after the automatic moves a person is to move"
+            prompt = t("prompt", self.lang, p=colour(mover, self.lang))
             if self.move_clock:
                 prompt = t("clock_prompt", self.lang, s=round(self.move_clock)) + prompt
             try:
@@ -186,9 +195,11 @@ class Session:
             if state.is_chance:  # the coin flip is nobody's choice
                 self.play_option(state.sample_chance(self.chance), FORCED)
                 continue
-            player = self.players[state.to_move]
+            mover = state.to_move
+            assert mover is not None, "a seat decides unless the game is over or a coin flip is due"
+            player = self.players[mover]
             if player is not None:
-                with self._busy(t("thinking", self.lang, p=colour(state.to_move, self.lang))):
+                with self._busy(t("thinking", self.lang, p=colour(mover, self.lang))):
                     option = player.choose(state)
                 self.play_option(option, COMPUTER)
             elif len(state.legal()) == 1:
@@ -252,8 +263,12 @@ class Session:
                        chance=round(100 * value)))
 
     def _autosave(self) -> None:
+        """Write the record to the --save file (if any); after a failure, stop saving."""
+        path = self.save_path
+        if path is None:
+            return
         try:
-            self.save(self.save_path)
+            self.save(path)
         except OSError as exc:
             self.say(t("save_failed", self.lang, err=exc), "bold red")
             self.save_path = None

@@ -140,8 +140,9 @@ def players_table(state: State, lang: str, computers: Sequence[bool] = (),
             status.append(t("out", lang), style="dim")
         elif state.to_move == seat:
             status.append("◀ " + t("to_move_mark", lang), style="bold")
-        row = [Text("▶", style="bold") if state.to_move == seat else Text(""), who, lives,
-               str(on_cards[seat]), str(state.supply[seat])]
+        row: list[RenderableType] = [
+            Text("▶", style="bold") if state.to_move == seat else Text(""), who, lives,
+            str(on_cards[seat]), str(state.supply[seat])]
         if placement:
             row.append(str(state.hand[seat]))
         row += [str(state.removed[seat]), status]
@@ -156,6 +157,7 @@ def decision_line(state: State, lang: str) -> Text:
     if state.is_chance:
         return Text("▶ " + t("decide.coin", lang), style="bold")
     seat = state.to_move
+    assert seat is not None, "a seat decides unless the game is over or a coin flip is due"
     p = colour(seat, lang)
     deciding = state.deciding
     run = state.running_card
@@ -294,7 +296,7 @@ def custom_legend(state: State, lang: str) -> list[Text]:
 def render(state: State, lang: str = "en", *, width: int = 100, log: Sequence[str] = (),
            log_size: int = 6, seed: int | None = None, computers: Sequence[bool] = (),
            human_seats: Sequence[int] = (), with_options: bool = False,
-           viewer=REFEREE) -> Group:
+           viewer: int | str = REFEREE) -> Group:
     """The whole screen for a state as ``viewer`` may see it: header, program, players, chips,
     the expansions, last moves, decision."""
     lang = lang_for(lang, state)  # the words of the game on the table

@@ -61,7 +61,8 @@ class _Run:
         self.solver = Solver(self.model, time_limit, on_progress, backend, max_nodes, table_mb)
 
     # Any engine state.
-    def value_line(self, state, want_line: bool) -> tuple[int, list[str]]:
+    def value_line(self, state, want_line: bool) -> tuple[int | None, list[str]]:
+        """The winner under perfect play (None: a draw) and, if wanted, a principal line."""
         if state.is_over:
             return state.winner, []
         if state.phase == PLACEMENT:
@@ -85,6 +86,7 @@ class _Run:
                 best = (w, action, child)
             if w == mover:
                 break
+        assert best is not None, "a game not over has a legal action"
         w, action, child = best
         if not want_line:
             return w, []

@@ -54,7 +54,7 @@ class GeneralSolver:
         self.best: dict = {}  # (position, seen) -> the action that did best last iteration
         self.nodes = 0
         self.depth = 0
-        self._deadline = None
+        self._deadline: float | None = None
 
     @property
     def table_size(self) -> int:  # what progress displays count (as search.Solver's)

@@ -56,7 +56,7 @@ def solve_one(program, time_limit: float | None = None, table_mb: int = TABLE_MB
     try:
         winner, line = solver.principal_line(model.start())
     except (Timeout, KeyboardInterrupt) as exc:
-        if saved is not None:
+        if tables is not None and saved is not None:
             os.makedirs(tables, exist_ok=True)
             solver.save_table(saved)
         if isinstance(exc, KeyboardInterrupt):
@@ -175,11 +175,11 @@ def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int
             if still_to_do(program):
                 record(solve_one(program, time_limit, table_mb, tables))
     else:
-        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+        from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
         queue = iter(work)
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            running = set()
+            running: set[Future[dict]] = set()
             try:
                 while True:
                     while len(running) < workers:  # a program a worker: the next waits

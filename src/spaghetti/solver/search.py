@@ -39,10 +39,16 @@ from __future__ import annotations
 import os
 import sys
 import time
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from ..core.state import OWNER_SHIFT
 from .fast import ADD, END, IRR, MOVE, REMOVE, REV, Model
 
+if TYPE_CHECKING:
+    from ._csearch import Core
+
+_csearch: ModuleType | None
 try:
     from . import _csearch
 except ImportError:  # built without a compiler: the Python search
@@ -135,10 +141,11 @@ class Solver:
                  table_mb: int = TABLE_MB):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
-        self._core = None
+        self._core: Core | None = None
         if backend != "python":
             reason = c_unsupported_reason(model)
             if reason is None:
+                assert _csearch is not None  # else there would be a reason
                 self._core = _csearch.Core(model.kinds, model.placement_order, model.life,
                                            model.supply, Timeout, table_mb)
                 self._core.max_nodes = max_nodes
@@ -245,7 +252,7 @@ class Solver:
         return (pos, frozenset(history) | {rk})
 
     @staticmethod
-    def _as_call(key):
+    def _as_call(key: tuple) -> tuple[tuple, tuple]:
         pos, hist = key
         if pos[0] == "place":
             return pos, ()

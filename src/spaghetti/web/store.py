@@ -17,6 +17,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Mapping
 
 from ..errors import SetupError
 
@@ -63,7 +64,7 @@ class Store:
             self._db.close()
 
     def create(self, game_id: str, settings: dict, record: str, clocks: list | None,
-               invites: dict[int, str | None]) -> None:
+               invites: Mapping[int, str | None]) -> None:
         """Store a new game with its seats' invite codes (plain; stored as digests)."""
         now = time.time()
         with self._lock, self._db:

@@ -115,10 +115,12 @@ class Table:
             return t(f"won.{s.reason}", lang, p=colour(s.winner, lang))
         if s.is_chance:
             return t("decide.coin", lang)
-        p = colour(s.to_move, lang)
+        mover = s.to_move
+        assert mover is not None, "a seat decides unless the game is over or a coin flip is due"
+        p = colour(mover, lang)
         d = s.deciding
         if d == "place":
-            return t("decide.place", lang, p=p, n=s.hand[s.to_move])
+            return t("decide.place", lang, p=p, n=s.hand[mover])
         card = s.running_card if s.running_card is not None else s.cursor
         name = s.kinds[card].display_name(lang) if card is not None and s.kinds else "?"
         if d == "turn":
@@ -294,8 +296,9 @@ class Hall:
         return {"id": game_id, "you": you, "token": token,
                 "invites": {str(seat): code for seat, code in invites.items()}}
 
-    def claim(self, game_id: str, invite: str) -> dict:
-        """Use an invite code: the seat it opens and that seat's secret token (once)."""
+    def claim(self, game_id: str, invite: object) -> dict:
+        """Use an invite code: the seat it opens and that seat's secret token (once).
+        ``invite`` comes from the request as it is, and is checked here."""
         table = self.get(game_id)
         if not isinstance(invite, str) or not invite:
             raise WebError("an invite code is needed")
@@ -367,7 +370,8 @@ class Hall:
         if state.is_over:
             raise WebError("the game is over", "over", 409)
         if state.to_move != seat:
-            who = "the coin's" if state.is_chance else f"{colour(state.to_move)}'s"
+            mover = state.to_move
+            who = "the coin's" if state.is_chance or mover is None else f"{colour(mover)}'s"
             raise WebError(f"it is {who} turn, not yours", "not_your_turn", 403)
         if table.kind(seat) != HUMAN:
             raise WebError("the computer plays this seat now", "not_your_turn", 403)
@@ -416,15 +420,15 @@ class Hall:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return  # not serving yet: the first connection or request will kick it
-        mover = state.to_move
+        mover = state.to_move  # None: the coin flip (the game is not over)
         forced = table.settings.get("autoplay", True) and len(state.legal_actions()) == 1
-        if state.is_chance or table.kind(mover) == COMPUTER or forced:
+        if mover is None or table.kind(mover) == COMPUTER or forced:
             table.busy = True
             task = loop.create_task(self._autoplay(table))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
-        elif table.clocks is not None:
-            left = table.clock_left()[mover]
+        elif (clocks := table.clock_left()) is not None:
+            left = clocks[mover]
             table.timer = loop.call_later(left + 0.05, self._flag_fall, table, len(state.history))
 
     def _flag_fall(self, table: Table, moves: int) -> None:
@@ -436,6 +440,8 @@ class Hall:
         if state.is_over or len(state.history) != moves:
             return
         mover = state.to_move
+        # The timer runs only on the clock of a seat to move, and the position is unchanged.
+        assert mover is not None and table.clocks is not None
         table.seats[mover].update(flag_fell=True, difficulty="random")
         table.clocks[mover] = 0.0
         self.store.save_settings(table.id, table.settings)
@@ -472,7 +478,7 @@ class Hall:
         if self.autoplay_delay:
             await asyncio.sleep(self.autoplay_delay)
         legal = state.legal()
-        if state.is_chance:  # the coin flip: the server draws it
+        if state.is_chance or mover is None:  # the coin flip: the server draws it
             option = state.sample_chance(random.SystemRandom())
         elif len(legal) == 1 and (table.settings.get("autoplay", True)
                                   or table.kind(mover) == COMPUTER):
