@@ -241,3 +241,21 @@ def test_c7_an_eliminated_players_bits_on_their_way_leave_the_game():
             break
         assert state.to_move != 1
         state.apply(state.legal()[0])
+
+
+def test_n11_a_copy_reaches_each_other_card_once_however_high_its_number():
+    # MIMIC raised to {40} in a program of four cards copies the three others once each.
+    state = place(game(["INC", "MIMIC", "ZAP", "HEAL"], bits=2), [0, 1, 3, 3])
+    for _ in range(39):
+        state._change_param(1, 0, 1)
+    assert state.values(1) == (41,)
+    state.apply("pass")  # Red's INC
+    assert state.cursor == 1 and state.to_move == 1
+    state.apply("run")  # ZAP, HEAL, then INC (round the program), each once
+    assert state.choosing == "damage"
+    state.apply("player 0")
+    assert state.choosing == "heal"
+    state.apply("player 0")
+    assert state.choosing == "raise"
+    state.apply("param 2.0")
+    assert state.cmd is None

@@ -766,10 +766,9 @@ class State:
         d = self.run_dir
         if action == "copy_next":
             offsets = [d]
-        elif action == "copy_ahead":
-            offsets = [d * j for j in range(1, vals[step.amount] + 1)]
-        else:
-            offsets = [-d * j for j in range(1, vals[step.amount] + 1)]
+        else:  # N11: each other card at most once, however high the number has been raised
+            sign = d if action == "copy_ahead" else -d
+            offsets = [sign * j for j in range(1, min(vals[step.amount], n - 1) + 1)]
         commands = []
         for offset in offsets:
             i = (here + offset) % n
