@@ -175,7 +175,8 @@ class CardType:
         """The actor's life after this card's ``damage_self`` / ``heal_self`` steps alone,
         from ``life``, with these parameter values (C4 asks whether they change anything)."""
         for step in self.effect:
-            if step.__class__ is Do and step.action in ("damage_self", "heal_self"):
+            if isinstance(step, Do) and step.amount is not None and \
+                    step.action in ("damage_self", "heal_self"):
                 v = values[step.amount]
                 if step.action == "damage_self":
                     life -= v

@@ -143,7 +143,7 @@ class Game:
     @cached_property
     def _by_name(self) -> dict[str, CardType]:
         """Every card this game may name, by name in lower case (custom cards first)."""
-        cards = {}
+        cards: dict[str, CardType] = {}
         for card in self.custom_cards + self.rules.all_cards():
             cards.setdefault(card.name.lower(), card)
         return cards
@@ -166,7 +166,7 @@ class Game:
             return setup.flags
         if self.rules.placed_by_players:  # Nightmare: by the number of players, or option
             bits = self.options["bits"]
-            return self.rules.placed_by_players[self.players] if bits == "auto" else bits
+            return self.rules.placed_by_players[self.players] if bits == "auto" else int(bits)
         return self.rules.placed[self.level]
 
     @property
@@ -179,20 +179,22 @@ class Game:
         if setup and setup.life:
             return setup.life
         if "start_hp" in self.rules.options:
-            return self.options["start_hp"]
+            return int(self.options["start_hp"])
         return self.rules.life
 
     @property
     def win_life(self) -> int | None:
         """The life that wins the game at once (Nightmare: "HP 20: win"), or None."""
-        return self.options["win_hp"] if "win_hp" in self.rules.options else None
+        value = self.options["win_hp"] if "win_hp" in self.rules.options else None
+        return None if value is None else int(value)
 
     @property
     def life_cap(self) -> int | None:
         """The highest a life can rise: Pasta Logic keeps life on a die (C15, option
         ``life_cap``, None: no limit); elsewhere the starting life."""
         if "life_cap" in self.rules.options:
-            return self.options["life_cap"]
+            cap = self.options["life_cap"]
+            return None if cap is None else int(cap)
         return None if self.rules.free_params else self.life
 
     @property
@@ -317,8 +319,10 @@ class Game:
         by_name = {c.name.lower(): c for c in instant}
         if not isinstance(deal, (list, tuple)) or not all(isinstance(n, str) for n in deal):
             raise SetupError("an instant card deal must be a list of card names")
-        cards = [by_name.get(name.strip().lower()) for name in deal]
-        if None in cards or len(set(cards)) != len(instant) or len(cards) != len(instant):
+        found = [by_name.get(name.strip().lower()) for name in deal]
+        cards = [card for card in found if card is not None]
+        if len(cards) != len(found) or len(set(cards)) != len(instant) or \
+                len(cards) != len(instant):
             names = ", ".join(c.name for c in instant)
             raise SetupError(f"an instant card deal lists {names}, each once, in face-down "
                              f"order; not {list(deal)!r}")
