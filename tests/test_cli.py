@@ -322,3 +322,26 @@ def test_play_manual_stalemate_offers_declare_with_the_tiebreak_winner():
     assert result.exit_code == 0
     assert "This position has occurred before: you may declare a stalemate." in result.stdout
     assert re.search(r"declare +declare a stalemate \((Red|Blue) would win\)", result.stdout)
+
+
+def test_play_manual_stalemate_another_human_declares_with_declare_seat(tmp_path):
+    """C9 manual, two people at the keyboard: at a repeat, Blue declares while Red is to move;
+    before the repeat a declaration is refused with the reason and changes nothing."""
+    save = tmp_path / "declared.json"
+    placements = ["place 0", "place 1", "place 1", "place 2", "place 2", "place 3", "place 3",
+                  "place 4"]
+    lines = placements + ["pass"] * 7 + ["declare 0", "pass", "declare 7", "declare 1"]
+    result = run("play", "--program", ",".join(PROGRAM), "--option", "stalemate=manual",
+                 "--save", str(save), input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Red cannot declare now: the position is not a repeat (C9)." in out
+    assert ("The position repeats: any player may type 'declare <seat>' "
+            "(Red: declare 0, Blue: declare 1).") in out
+    assert "Type 'declare' (the player to move) or 'declare <seat>'" in out
+    assert "Blue declared a stalemate." in out
+    assert "Blue wins by the stalemate tie-break" in out
+    final = records.loads(save.read_text())
+    assert final.is_over and final.reason == "stalemate" and final.winner == 1
+    assert len(final.history) == len(placements) + 8 + 1 and final.history[-1] == \
+        spaghetti.core.notation.DECLARE

@@ -10,6 +10,7 @@ import random
 import pytest
 from starlette.testclient import TestClient
 
+import spaghetti
 from spaghetti import records
 from spaghetti.core import notation as N
 from spaghetti.core.game import Game
@@ -213,6 +214,65 @@ def test_illegal_and_malformed_messages_get_an_error_and_change_nothing(client):
     assert client.get(f"/api/games/{gid}/record").status_code == 409  # not over yet
 
 
+def test_any_seat_may_declare_a_stalemate_at_a_repeat_even_not_to_move(client, tmp_path):
+    """C9 manual: at a repeated position a seat that is not to move declares with its own
+    token; the game ends by the stalemate tie-break, stored before it is broadcast. Before the
+    repeat the same declaration is refused with a clear error and changes nothing."""
+    from helpers import placements
+
+    program = ["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"]
+    game = create(client, level=1, players=2, seats=humans(2), program=program,
+                  options={"stalemate": "manual"}, autoplay=False)
+    db = str(tmp_path / "games.db")
+    tokens = [game["token"], join(client, game, 1)]
+    gid = game["id"]
+    mirror = spaghetti.new_game(1, 2, program=program, options={"stalemate": "manual"})
+    actions = placements(1, 2, [[0, 1, 2, 3], [1, 2, 3, 4]]) + ["pass"] * 8
+    with client.websocket_connect(f"/ws/{gid}?token={tokens[0]}") as red, \
+            client.websocket_connect(f"/ws/{gid}?token={tokens[1]}") as blue, \
+            client.websocket_connect(f"/ws/{gid}") as spectator:
+        conns = [red, blue]
+        next_state(red), next_state(red), next_state(red), next_state(blue), next_state(blue)
+        next_state(spectator)
+        for i, option in enumerate(actions):
+            if i == len(actions) - 8:  # the first turn: no repeat yet
+                assert mirror.to_move == 0 and not mirror.repeated
+                blue.send_json({"type": "play", "option": "declare", "moves": i})
+                msg = blue.receive_json()
+                assert msg["type"] == "error" and msg["code"] == "illegal", msg
+                assert "not a repeat" in msg["message"]
+                assert stored_actions(db, gid) == i
+                blue.send_json({"type": "state"})
+                again = next_state(blue)
+                assert again["view"] == view(mirror, 1) and not again["may_declare"]
+            conns[mirror.to_move].send_json({"type": "play", "option": option,
+                                             "moves": len(mirror.history)})
+            mirror.apply(option)
+            for seat, ws in enumerate(conns):
+                msg = next_state(ws)
+                assert msg["view"] == view(mirror, seat)
+                assert msg["may_declare"] == mirror.repeated
+            assert next_state(spectator)["may_declare"] is False
+        assert mirror.repeated and mirror.to_move == 0
+        # Blue, not to move, is told it may declare, with what a declaration would mean.
+        assert "declare" in msg["labels"] and "would win" in msg["labels"]["declare"]
+        assert msg["view"]["legal"] == []
+        spectator.send_json({"type": "play", "option": "declare"})
+        assert spectator.receive_json()["code"] == "spectator"
+        blue.send_json({"type": "play", "option": "declare", "moves": len(mirror.history)})
+        expected = mirror.copy()
+        expected.declare(1)
+        for ws in (red, blue, spectator):
+            msg = next_state(ws)
+            assert msg["view"]["phase"] == "over" and msg["view"]["result"] == "stalemate"
+            assert msg["may_declare"] is False
+        assert msg["log"][-1]["text"].startswith("Blue declared a stalemate.")
+        assert stored_actions(db, gid) == len(expected.history)
+    final = records.loads(client.get(f"/api/games/{gid}/record").text)
+    assert final.is_over and final.reason == "stalemate"
+    assert final.history == expected.history and final.winner == expected.winner
+
+
 def test_a_connection_switches_language(client):
     game = create(client, seats=humans(2), seed=4, autoplay=False)
     with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
@@ -280,7 +340,11 @@ def _check(msg: dict, state, viewer) -> None:
     assert msg["type"] == "state"
     assert msg["view"] == view(state, viewer)
     if viewer == "observer" or viewer != state.to_move:
-        assert msg["labels"] == {} and msg["view"]["legal"] == []
+        # C9 manual: a seat not to move may still declare at a repeat (public words only).
+        may = viewer != "observer" and state.may_declare(viewer)
+        assert msg["may_declare"] == may
+        assert set(msg["labels"]) == ({"declare"} if may else set())
+        assert msg["view"]["legal"] == []
     else:
         assert set(msg["labels"]) == set(state.legal())
     assert msg["you"] == (None if viewer == "observer" else viewer)

@@ -115,6 +115,12 @@ _STRINGS: dict[str, tuple[str, str]] = {
                    "{p}の即時コマンドカード: パラメータ{i}（現在{v}）"),
     "repeated": ("This position has occurred before: you may declare a stalemate.",
                  "この局面は以前にも現れました。膠着状態を宣言できます。"),
+    "repeated_any": ("The position repeats: any player may type 'declare <seat>' ({seats}).",
+                     "局面が繰り返しています。どのプレイヤーも 'declare <席>' で膠着状態を宣言できます（{seats}）。"),
+    "declare_seat": ("{p}: declare {n}", "{p}: declare {n}"),
+    "declare_refused": ("{p} cannot declare now: {why}.", "{p}は今は宣言できません: {why}。"),
+    "declare_usage": ("Type 'declare' (the player to move) or 'declare <seat>': {seats}.",
+                      "'declare'（手番のプレイヤー）か 'declare <席>' を入力してください: {seats}。"),
     "prompt": ("{p} > ", "{p} > "),
     "prompt_hint": ("Type a number or an option (help: commands)",
                     "番号か選択肢を入力 (help でコマンド一覧)"),
@@ -124,6 +130,7 @@ _STRINGS: dict[str, tuple[str, str]] = {
         "  undo        take back your last move (and the computer's moves after it)\n"
         "  save FILE   save the game record to FILE\n"
         "  hint        ask the computer for the best option (MCTS analysis)\n"
+        "  declare N   at a repeated position: seat N declares a stalemate (any player still in)\n"
         "  help        show this help\n"
         "  quit        leave the game (it stays unfinished)",
         "選択肢の番号か、選択肢そのもの（例: 'flag 2.0'）を入力してください。\n"
@@ -131,6 +138,7 @@ _STRINGS: dict[str, tuple[str, str]] = {
         "  undo        直前の自分の手を取り消す（その後のコンピュータの手も）\n"
         "  save FILE   棋譜を FILE に保存する\n"
         "  hint        コンピュータに最善の選択肢を聞く（MCTS解析）\n"
+        "  declare N   繰り返し局面で、席 N が膠着状態を宣言する（残っているプレイヤーなら誰でも）\n"
         "  help        このヘルプを表示する\n"
         "  quit        ゲームをやめる（未完了のまま）"),
     "bad_input": ("Not an option here: {text!r}. Type a number from 1 to {n}, an option, or 'help'.",
@@ -586,11 +594,12 @@ def _picked_card(state: State) -> int:
     return sel
 
 
-def describe(before: State, option: str, lang: str = "en") -> str:
+def describe(before: State, option: str, lang: str = "en", by: int | None = None) -> str:
     """A sentence in words for playing ``option`` (one of ``before.legal()``) in ``before``.
 
     ``before`` is not changed. Raises :class:`~spaghetti.IllegalOptionError` if the option is
-    not legal there.
+    not legal there. ``by``: the seat that chose it, when not the seat to move (C9 ``manual``:
+    any player still in the game may declare a stalemate at a repeated position).
     """
     lang = lang_for(lang, before)
     w = _words(lang)
@@ -598,7 +607,7 @@ def describe(before: State, option: str, lang: str = "en") -> str:
     after.apply(option)
     action = N.parse(option)
     kind = N.kind(action)
-    actor = before.to_move
+    actor = before.to_move if by is None else by
     p = colour(actor, lang) if actor is not None else "?"
 
     def cname(state: State, i: int) -> str:

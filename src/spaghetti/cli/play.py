@@ -90,6 +90,34 @@ class Session:
         self.log.append(text)
         self.who.append(who)
 
+    def _declarers(self) -> str:
+        """The human seats that may declare a stalemate now, as "Red: declare 0, ..."."""
+        return ", ".join(t("declare_seat", self.lang, p=colour(s, self.lang), n=s)
+                         for s, p in enumerate(self.players)
+                         if p is None and self.state.may_declare(s))
+
+    def declare(self, which: str) -> str:
+        """``declare N`` (or a colour): seat N declares a stalemate, whoever is to move (C9
+        ``manual``: any player still in the game may, at a repeated position). "moved" or ""."""
+        state = self.state
+        names = {colour(s, lang).lower(): s for s in range(state.players) for lang in ("en", "ja")}
+        seat = int(which) if which.isdigit() else names.get(which.lower())
+        if seat is None or not 0 <= seat < state.players or self.players[seat] is not None:
+            self.say(t("declare_usage", self.lang, seats=self._declarers() or "-"), "yellow")
+            return ""
+        try:
+            text = describe(state, "declare", self.lang, by=seat) if state.may_declare(seat) \
+                else ""
+            state.declare(seat)
+        except IllegalOptionError as exc:
+            why = str(exc).split(": ", 1)[-1]
+            self.say(t("declare_refused", self.lang, p=colour(seat, self.lang), why=why),
+                     "yellow")
+            return ""
+        self.log.append(text)
+        self.who.append(HUMAN)
+        return "moved"
+
     def undo(self) -> int:
         """Take back the last human move and everything after it; the number of moves undone."""
         humans = [i for i, w in enumerate(self.who) if w == HUMAN]
@@ -139,6 +167,9 @@ class Session:
             used = len(self.console.render_lines(rest, pad=False))
             log_size = max(3, min(self.console.height - used - 3, 30))
         self.console.print(screen(log_size))
+        if self.state.repeated and not self.state.is_over and len(human_seats) >= 2:
+            # C9 manual: not only the player to move, any player still in may declare.
+            self.say(t("repeated_any", self.lang, seats=self._declarers()), "bold yellow")
         for notice, style in self.notices:
             self.say(notice, style)
         self.notices.clear()
@@ -313,6 +344,8 @@ class Session:
                 return ""
             self.say(t("saved", self.lang, file=words[1]), "green")
             return ""
+        if command == "declare" and len(words) == 2:
+            return self.declare(words[1])
         if text.isdigit():
             n = int(text)
             if 1 <= n <= len(legal):

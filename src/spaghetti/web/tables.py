@@ -135,6 +135,11 @@ class Table:
         labels = {}
         if v["legal"]:
             labels = {option: option_label(s, option, lang) for option in v["legal"]}
+        # C9 manual: at a repeated position any player still in may declare, not only the
+        # seat to move; such a seat gets the meaning of "declare" too (public: the tie-break).
+        may_declare = isinstance(seat, int) and s.may_declare(seat)
+        if may_declare and "declare" not in labels:
+            labels["declare"] = option_label(s, "declare", lang)
         start = max(0, len(self.log) - LOG_SIZE)
         return {
             "type": "state",
@@ -142,6 +147,7 @@ class Table:
             "you": seat if seat != OBSERVER else None,
             "view": v,
             "labels": labels,
+            "may_declare": may_declare,
             "status": self.status(lang),
             "log": [{"n": i + 1, "text": self.log[i][lang == "ja"]}
                     for i in range(start, len(self.log))],
@@ -358,6 +364,9 @@ class Hall:
 
         Raises :class:`WebError` (and changes nothing) for a spectator, a seat that is not to
         move, a stale move number, or an option the engine refuses.
+
+        ``declare`` (C9 ``manual``) may come from any seat still in the game while the position
+        is a repeat, whoever is to move: the engine's ``State.declare(seat)`` decides.
         """
         state = table.state
         if not isinstance(seat, int):
@@ -369,6 +378,13 @@ class Hall:
                            f"{len(state.history)}", "stale", 409)
         if state.is_over:
             raise WebError("the game is over", "over", 409)
+        if option.strip() == "declare" and state.to_move != seat:
+            if table.kind(seat) != HUMAN:
+                raise WebError("the computer plays this seat now", "not_your_turn", 403)
+            self.commit(table, "declare", by=seat)
+            await table.broadcast()
+            self.kick(table)
+            return
         if state.to_move != seat:
             mover = state.to_move
             who = "the coin's" if state.is_chance or mover is None else f"{colour(mover)}'s"
@@ -379,17 +395,21 @@ class Hall:
         await table.broadcast()
         self.kick(table)
 
-    def commit(self, table: Table, option: str) -> None:
-        """Apply one option and store the record; raises :class:`WebError` if it is refused."""
+    def commit(self, table: Table, option: str, by: int | None = None) -> None:
+        """Apply one option and store the record; raises :class:`WebError` if it is refused.
+        ``by``: a seat declaring a stalemate (``option`` is ``declare``) that is not to move."""
         state = table.state
         before = (state.copy(), list(table.clocks) if table.clocks else None, table.clock_since)
         mover = state.to_move
         try:
-            state.apply(option)
+            if by is None:
+                state.apply(option)
+            else:
+                state.declare(by)
         except (IllegalOptionError, NotationError) as exc:
             raise WebError(str(exc), "illegal") from None
         try:
-            words = (describe(before[0], option, "en"), describe(before[0], option, "ja"))
+            words = (describe(before[0], option, "en", by), describe(before[0], option, "ja", by))
         except Exception:  # the words are a courtesy: a fault in them must not stop the game
             log.exception("no words for %r in game %s", option, table.id)
             words = (option, option)

@@ -477,6 +477,12 @@ function drawTable(t) {
       el("details", { open: legal.length <= 12 }, el("summary", {}, w("allOptions")), list),
       el("button", { id: "hint", onclick: () => { t.hint = { moves: -1 }; send(t, { type: "hint" }); toast(w("hintThinking")); } }, w("hint")),
       hintBox || "");
+  } else if (m.may_declare) {
+    // C9 manual: at a repeated position any player still in may declare, not only the mover.
+    side.append(el("div", { class: "buttons" },
+      el("button", { class: "legal big", id: "declare", "data-option": "declare", title: m.labels.declare || "",
+        onclick: () => send(t, { type: "play", option: "declare", moves: v.moves }) },
+        w("btn.declare"), el("small", {}, m.labels.declare || ""))));
   } else if (m.you === null) {
     side.append(el("p", { class: "muted" }, w("spectating")));
   }
