@@ -22,7 +22,7 @@ of, so the position key is little more than these tuples.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from ..errors import IllegalOptionError, NotationError
 from . import notation as N
@@ -214,7 +214,7 @@ class State:
         """Play one option given as an action id. Raises and changes nothing if it is not legal."""
         legal = self._legal
         if legal is None:
-            legal = self.legal_actions()
+            legal = self._legal = self._compute_legal()
         if action not in legal:
             self._reject(action, _text)
         self.history.append(action)
@@ -681,12 +681,15 @@ class State:
             chosen = self.chosen or ()
             return [N.CARD | i for i, u in enumerate(self.uids) if u != this and u not in chosen]
         chosen = self.chosen or ()  # distinct parameters (C5), or distinct cards (per_card)
-        done = {p >> 8 & 0xFF for p in chosen} if step.per_card else ()
+        cards: Iterable[tuple[int, tuple[int, ...]]] = enumerate(self.vals)
+        if step.per_card and chosen:
+            done = {p >> 8 & 0xFF for p in chosen}
+            cards = [(i, vs) for i, vs in cards if i not in done]
         if a == "raise" or self.free:
-            params = [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals) if i not in done
+            params = [N.PARAM | i << 8 | j for i, vs in cards
                       for j in range(len(vs)) if N.PARAM | i << 8 | j not in chosen]
         else:
-            params = [N.PARAM | i << 8 | j for i, vs in enumerate(self.vals) if i not in done
+            params = [N.PARAM | i << 8 | j for i, vs in cards
                       for j, v in enumerate(vs) if v > 0 and N.PARAM | i << 8 | j not in chosen]
         if self.inst_on:
             params += [N.IPARAM | s << 8 | j for s, j, m, v in self._instant_slots()
@@ -1128,8 +1131,12 @@ class State:
         self.copied = _NONE_COPIED  # (the copying card itself is never copied: _copies)
 
     def _start_command(self) -> None:
-        c = self.cursor
-        self._start_run()
+        c = self.cursor  # as _start_run, inline: a hot path of random play and search
+        self.this_uid = self.uids[c]
+        self.removed_queue = None
+        self.first_cmd = True
+        self.run_dir = self.direction
+        self.copied = _NONE_COPIED
         card = self.kinds[c]
         if card.recalls:  # C11: the remembered commands, older first, as printed
             commands = self._remembered()
