@@ -16,6 +16,7 @@ from functools import cached_property
 
 from ..errors import SetupError
 from .cards import CardType
+from .state import State
 from .variants import VARIANTS, Variant
 
 FLAGS_PER_COLOUR = 10
@@ -294,8 +295,6 @@ class Game:
         ``deal`` is the face-down order of the three instant cards (option ``instant_cards``);
         without it they are shuffled with ``seed``.
         """
-        from .state import State
-
         if program is None:
             program = self.shuffled_program(0 if seed is None else seed)
         if not isinstance(program, (list, tuple)):

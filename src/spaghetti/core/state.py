@@ -23,11 +23,14 @@ of, so the position key is little more than these tuples.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from ..errors import IllegalOptionError, NotationError
 from . import notation as N
 from .cards import COPIES, CardType, Do
-from .game import Game
+
+if TYPE_CHECKING:  # (game.py makes states: importing it here would close a circle)
+    from .game import Game
 
 # Mark bits of a flag code. PENDING: still to get its turn in this visit (C1). MOVED: already moved
 # by the MoveFlag in progress (C5, distinct targets). RUNNING: the flag that ran the command, kept
