@@ -348,7 +348,18 @@ def test_fair_first_with_repeated_cards_offers_each_name_once():
         state.apply("arrange")
 
 
-def test_fair_first_record_round_trips_and_first_player_goes_first_in_the_draft():
+@pytest.mark.parametrize("choice,second", [("seat first", 0), ("seat second", 1)])
+def test_instant_draft_the_second_player_after_the_fair_first_choice_takes_first(choice, second):
+    state = Game(3, 2, options={**FAIR, **INSTANT}).new_state(LEVEL3, deal=DEAL)
+    for name in LEVEL3:
+        state.apply(f"arrange {name}")
+    state.apply(choice)  # B (seat 1) chooses; whoever is then second (後手) takes first
+    assert state.deciding == "take" and state.to_move == second
+    state.apply("take 1")
+    assert state.to_move == 1 - second
+
+
+def test_fair_first_record_round_trips_with_the_instant_draft():
     state = Game(3, 2, options={**FAIR, **INSTANT}).new_state(LEVEL3, deal=DEAL)
     for name in LEVEL3:
         state.apply(f"arrange {name}")
