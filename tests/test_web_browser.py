@@ -205,3 +205,100 @@ def test_two_people_play_by_invite_link_and_a_spectator_watches(tmp_path, browse
         spectator.wait_for_selector("#result")
         assert spectator.locator("#result").text_content() == red.locator("#result").text_content()
         assert not spectator.locator(CLICKABLE).count()
+
+
+def test_c9_manual_a_player_not_to_move_sees_and_uses_declare(tmp_path, browser):
+    """C9 manual: Blue joins by invite in the browser; the moves of a two-human game are sent
+    over the WebSocket API until the position repeats with Red to move. Before the repeat Blue's
+    page has no declare button; at the repeat it has, and clicking it ends the game by the
+    stalemate tie-break on every page."""
+    import httpx
+    from websockets.sync.client import connect
+
+    import spaghetti
+    from helpers import placements
+    from spaghetti import records
+
+    program = ["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"]
+    options = {"stalemate": "manual"}
+    actions = placements(1, 2, [[0, 1, 2, 3], [1, 2, 3, 4]]) + ["pass"] * 8
+    mirror = spaghetti.new_game(1, 2, program=program, options=options)
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        res = httpx.post(url + "/api/games", json={
+            "level": 1, "players": 2, "seats": [{"kind": "human"}] * 2, "program": program,
+            "options": options, "autoplay": False})
+        assert res.status_code == 201, res.text
+        game = res.json()
+        gid = game["id"]
+        blue = browser.new_context(locale="en-US").new_page()
+        blue.set_default_timeout(20_000)
+        errors: list[str] = []
+        blue.on("pageerror", lambda exc: errors.append(str(exc)))
+        try:
+            blue.goto(f"{url}/g/{gid}?invite={game['invites']['1']}")
+            blue.wait_for_selector("#program .card")
+            blue.wait_for_function("!location.search")  # the invite has been claimed
+            token = blue.evaluate(f"localStorage.getItem('spaghetti.token.{gid}')")
+            assert token
+            ws_base = url.replace("http://", "ws://") + f"/ws/{gid}?token="
+            with connect(ws_base + game["token"]) as red_ws, connect(ws_base + token) as blue_ws:
+                conns = [red_ws, blue_ws]
+
+                def settle(moves: int) -> None:
+                    """Read every socket up to the state after ``moves`` moves; wait for the
+                    page to show it."""
+                    for ws in conns:
+                        while True:
+                            msg = json.loads(ws.recv(timeout=20))
+                            assert msg["type"] == "state", msg
+                            if msg["view"]["moves"] == moves:
+                                break
+                    blue.wait_for_function(
+                        "(n) => document.querySelector('#subtitle').textContent.endsWith("
+                        "'move ' + n)", arg=moves)
+
+                settle(0)
+                for i, option in enumerate(actions):
+                    if mirror.to_move == 0:  # Blue is not to move: no button before the repeat
+                        assert not mirror.repeated
+                        assert blue.locator("#declare").count() == 0
+                        assert "declare" not in (blue.locator(".side").text_content() or "")
+                    conns[mirror.to_move].send(json.dumps({"type": "play", "option": option,
+                                                           "moves": i}))
+                    mirror.apply(option)
+                    settle(i + 1)
+                assert mirror.repeated and mirror.to_move == 0 and not mirror.is_over
+                expected = mirror.copy()
+                expected.declare(1)
+                assert expected.is_over and expected.reason == "stalemate"
+
+                # At the repeat, Blue (not to move) sees the declare button, and uses it.
+                button = blue.locator("#declare")
+                button.wait_for(state="visible")
+                assert "declare a stalemate" in button.text_content()
+                assert "would win" in button.text_content()
+                assert blue.locator(CLICKABLE).count() == 1  # only the declaration: not its turn
+                button.click()
+                blue.wait_for_selector("#result")
+                winner = ["Red", "Blue"][expected.winner]
+                result = blue.locator("#result").text_content()
+                assert result == f"{winner} wins by the stalemate tie-break (the position repeated)."
+                assert blue.locator("#declare").count() == 0
+                assert blue.locator("#log li").last.text_content().startswith(
+                    "Blue declared a stalemate.")
+                for ws in conns:  # Red hears the same end
+                    while True:
+                        msg = json.loads(ws.recv(timeout=20))
+                        if msg["type"] == "state" and msg["view"]["phase"] == "over":
+                            break
+                    assert msg["view"]["result"] == "stalemate" and msg["may_declare"] is False
+            record = httpx.get(f"{url}/api/games/{gid}/record")
+            assert record.status_code == 200
+            final = records.loads(record.text)
+            assert final.reason == "stalemate" and final.history == expected.history
+            assert not errors, errors
+        except Exception:
+            ARTIFACTS.mkdir(exist_ok=True)
+            blue.screenshot(path=str(ARTIFACTS / "declare-failure.png"), full_page=True)
+            print(blue.locator("body").inner_text())
+            raise
