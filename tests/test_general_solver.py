@@ -110,7 +110,7 @@ class CoinGame:
 
     def __init__(self, p: float, stage: str = "choose"):
         self.p, self.stage = p, stage
-        self.seen: set = set()
+        self.seen_positions: frozenset = frozenset()
         self.to_move = 0
         self.winner = None
 

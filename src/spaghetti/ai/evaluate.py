@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..core.state import OWNER_SHIFT, PENDING, State
+from ..core.state import State
 
 W_LIFE = 1.0
 W_FLAGS = 0.5
@@ -57,23 +57,21 @@ def upcoming_turns(state: State, limit: int = SOON_TURNS) -> list[tuple[int, int
     no command changed the program. During placement: none."""
     if state.phase != "execution":
         return []
-    queues = state.queues
-    n = len(queues)
+    n = len(state.kinds)
     if not n:
         return []
     turns: list[tuple[int, int]] = []
     c = state.cursor
     holder = state.turn_flag
-    for k, code in enumerate(queues[c]):  # the flag holding the turn, then the ones pending
-        if code & PENDING or (holder is not None and k == holder[1]):
-            turns.append((code >> OWNER_SHIFT, c))
+    for k, (who, pending) in enumerate(zip(state.owners(c), state.pending(c))):
+        if pending or (holder is not None and k == holder[1]):  # the turn, then those pending
+            turns.append((who, c))
     step = state.direction
     for _ in range(n * 2):
         if len(turns) >= limit:
             break
         c = (c + step) % n
-        for code in queues[c]:
-            turns.append((code >> OWNER_SHIFT, c))
+        turns.extend((who, c) for who in state.owners(c))
     return turns[:limit]
 
 
@@ -85,9 +83,10 @@ def terms(state: State, seat: int) -> dict[str, float]:
     lives = [max(life, 0) if alive[p] else 0 for p, life in enumerate(state.lives)]
     flags = [state.on_board[p] + state.hand[p] for p in range(players)]
     heads = [0] * players
-    for q in state.queues:
-        if q:
-            heads[q[0] >> OWNER_SHIFT] += 1
+    for c in range(len(state.kinds)):
+        owners = state.owners(c)
+        if owners:
+            heads[owners[0]] += 1
     soon = [0.0] * players
     weight = 1.0
     kinds = state.kinds
@@ -95,7 +94,7 @@ def terms(state: State, seat: int) -> dict[str, float]:
         hurts = any(s.action == "damage" for s in kinds[card].effect)
         soon[owner] += weight * (HURTS if hurts else 1.0)
         weight *= SOON_DECAY
-    cards = max(len(state.queues), 1)
+    cards = max(len(state.kinds), 1)
     return {
         "life": _diff(lives, seat, alive) / game.life,
         "flags": _diff(flags, seat, alive) / game.flags_placed,

@@ -32,11 +32,8 @@ from .cards import COPIES, CardType, Do
 if TYPE_CHECKING:  # (game.py makes states: importing it here would close a circle)
     from .game import Game
 
-# Mark bits of a flag code. PENDING: still to get its turn in this visit (C1). MOVED: already moved
-# by the MoveFlag in progress (C5, distinct targets). RUNNING: the flag that ran the command, kept
-# only while the command can still refer to it (ForkBomb).
-PENDING, MOVED, RUNNING = 1, 2, 4
-OWNER_SHIFT = 3
+from .flags import MOVED, OWNER_SHIFT, PENDING, RUNNING  # a flag's code (core/flags.py)
+
 _TRANSIENT = MOVED | RUNNING
 
 # Phases.
@@ -430,6 +427,12 @@ class State:
     def owners(self, card: int) -> list[int]:
         """The owners of the flags on a card, head first."""
         return [c >> OWNER_SHIFT for c in self.queues[card]]
+
+    @property
+    def seen_positions(self) -> frozenset:
+        """The positions seen since the last irreversible change (C9), by their repetition key:
+        the history that decides whether the next position repeats."""
+        return frozenset(self.seen)
 
     def pending(self, card: int) -> list[bool]:
         """For each flag of a card, head first: does it still have a turn to come in this visit?"""

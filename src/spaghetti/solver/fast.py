@@ -27,7 +27,7 @@ MoveFlag: lives, supplies and flag counts unchanged, so the repetition history g
 
 from __future__ import annotations
 
-from ..core.state import OWNER_SHIFT, PENDING, RUNNING
+from ..core.flags import OWNER_SHIFT, PENDING, RUNNING
 
 ADD, MOVE, REMOVE, BUG, FORK = range(5)
 KIND_OF = {"AddFlag": ADD, "MoveFlag": MOVE, "RemoveFlag": REMOVE, "Bug": BUG, "ForkBomb": FORK}

@@ -102,7 +102,7 @@ class GeneralSolver:
 
     @staticmethod
     def _key(state):
-        return state.position_key(), frozenset(state.seen)
+        return state.position_key(), state.seen_positions
 
     def _known(self, state) -> float | None:
         if state.is_over:

@@ -42,7 +42,7 @@ import time
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from ..core.state import OWNER_SHIFT
+from ..core.flags import OWNER_SHIFT
 from .fast import ADD, END, IRR, MOVE, REMOVE, REV, Model
 
 if TYPE_CHECKING:
