@@ -150,7 +150,7 @@ class State:
         self.arrivals: tuple = ()
         self.jumps: tuple = ()
         self.run_dir = 1
-        self.copied: frozenset = frozenset()
+        self.copied = _NONE_COPIED
         self.free = game.rules.free_params
         self.win = game.win_life
         self.simple_key = self.plain and not (self.inst_on or game.calls or game.delays)
@@ -256,8 +256,10 @@ class State:
         self._reached()
 
     #: ``copy()``: an independent copy of this state (its history and seen positions too).
-    #: Made by :func:`_copier` below, after the class.
+    #: Made by :func:`_copier` below, after the class, as is ``_blank_copy()``: the same
+    #: without the history and the seen positions, for C4's trial runs.
     copy: Callable[[], State]
+    _blank_copy: Callable[[], State]
 
     @property
     def is_chance(self) -> bool:
@@ -527,9 +529,7 @@ class State:
 
     def _trial(self) -> State:
         """A copy to try a line on, blind to repetition (it only compares outcomes)."""
-        trial = self.copy()
-        trial.seen = set()
-        trial.history = []
+        trial = self._blank_copy()
         trial.auto_stalemate = False
         return trial
 
@@ -539,9 +539,13 @@ class State:
         for step in card.effect:
             if step.__class__ is Do:
                 a = step.action
-                if a == "reverse" or a == "reverse_queues":
-                    if a == "reverse":
+                if a == "reverse":
+                    return True
+                elif a == "reverse_queues":
+                    this = self.uids[self.cursor]
+                    if any(q != q[::-1] for q, u in zip(self.queues, self.uids) if u != this):
                         return True
+                    continue
                 elif a == "rotate_queues":
                     this = self.uids[self.cursor]
                     if any(q[-1:] + q[:-1] != q for q, u in zip(self.queues, self.uids)
@@ -563,10 +567,6 @@ class State:
                     continue
                 else:
                     return True  # remove_running_flag always changes something
-                this = self.uids[self.cursor]
-                if any(q != q[::-1] for q, u in zip(self.queues, self.uids) if u != this):
-                    return True
-                continue
             if step.count is not None and vals[step.count] <= 0:
                 continue
             if step.amount is not None and vals[step.amount] == 0:
@@ -1825,8 +1825,9 @@ class State:
         if self.intr_on:
             key += (self.tokens,)
         if self.calls:
-            key += (tuple(self.uids.index(u) if u.__class__ is int else self.uids.index(u[1]) - len(self.uids)
-                          for u in self.calls),)  # a return to a follower: negative
+            n = len(self.uids)  # a return to a follower (C19) counts from -n
+            key += (tuple(self.uids.index(u) if u.__class__ is int else self.uids.index(u[1]) - n
+                          for u in self.calls),)
         if self.coin_on:
             key += (self.tail_first,)
         if self.arrivals or self.jumps:  # flags on their way, fixed JUMP destinations
@@ -1860,20 +1861,27 @@ _LISTS = ("kinds", "mods", "vals", "queues", "uids", "lives", "supply", "hand", 
           "on_board", "chips", "alive", "history")
 
 
-def _copier():
-    """State.copy as straight-line code, one assignment per slot: about twice as fast as a
-    loop of getattr/setattr, and search copies a state for every node it makes."""
+def _copier(blank: bool = False):
+    """State.copy as straight-line code, one assignment per slot: about four times as fast as a
+    loop of getattr/setattr, and search copies a state for every node it makes. ``blank``: the
+    copy starts with no history and no seen positions."""
     lines = ["def copy(self):", "    new = _new(State)"]
     for name in State.__slots__:
-        value = f"self.{name}[:]" if name in _LISTS else f"set(self.{name})" \
-            if name == "seen" else f"self.{name}"
+        if blank and name in ("history", "seen"):
+            value = "[]" if name == "history" else "set()"
+        else:
+            value = f"self.{name}[:]" if name in _LISTS else f"set(self.{name})" \
+                if name == "seen" else f"self.{name}"
         lines.append(f"    new.{name} = {value}")
     lines.append("    return new")
     namespace = {"_new": object.__new__, "State": State}
     exec("\n".join(lines), namespace)  # noqa: S102 (our own code, built from our own names)
     copy = namespace["copy"]
-    copy.__doc__ = "An independent copy of this state (its history and seen positions too)."
+    copy.__doc__ = ("An independent copy of this state, without its history and seen positions."
+                    if blank else
+                    "An independent copy of this state (its history and seen positions too).")
     return copy
 
 
 setattr(State, "copy", _copier())
+setattr(State, "_blank_copy", _copier(blank=True))
