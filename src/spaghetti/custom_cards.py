@@ -31,32 +31,30 @@ import string
 import tomllib
 from typing import Any
 
-from .core.cards import (CHOOSE_TARGETS, DO_ACTIONS, DO_AMOUNT, EXTRA, EXTRA_CARDS,
-                         SPAGHETTI_CODE_CARDS, CardType, Choose, Do)
+from .core.cards import (EXTRA, EXTRA_CARDS, SPAGHETTI_CODE_CARDS, STEP_FLAGS, CardType, Choose,
+                         Do)
+from .core.primitives import PRIMITIVES
 from .errors import CardFileError
 
-#: Primitives of a ``choose`` step, and what each chooses (docs/custom-cards.md).
-CHOOSE_PRIMITIVES = tuple(CHOOSE_TARGETS)
+# Every table below is read from the primitives themselves (spaghetti.core.primitives).
+_OPEN = [p for p in PRIMITIVES.values() if p.custom]
+#: Primitives of a ``choose`` step (docs/custom-cards.md).
+CHOOSE_PRIMITIVES = tuple(p.name for p in _OPEN if p.chooses)
 #: Primitives of a ``do`` step. Memory's ``recall`` is not among them: it lives on the record of
 #: arrivals that only the Memory option keeps (C11).
-DO_PRIMITIVES = tuple(sorted(DO_ACTIONS - {"recall"}))
+DO_PRIMITIVES = tuple(sorted(p.name for p in _OPEN if not p.chooses))
 #: Primitives that need an ``amount`` (a parameter index); the others take none.
-NEEDS_AMOUNT = frozenset({"damage", "heal", "raise", "lower", "call", "jump", "float"}
-                         | DO_AMOUNT)
-#: Choose primitives that may take a ``count`` ("up to n" distinct targets, C5); the others
-#: (raise, lower) choose exactly one target.
-TAKES_COUNT = frozenset(CHOOSE_PRIMITIVES) - {"call", "jump", "float"}
+NEEDS_AMOUNT = frozenset(p.name for p in _OPEN if p.needs_amount)
+#: Choose primitives that may take a ``count`` ("up to n" distinct targets, C5).
+TAKES_COUNT = frozenset(p.name for p in _OPEN if p.chooses and p.takes_count)
 #: Choose primitives that may take ``other = true``: a card other than this one, a flag not on
-#: this card, a player other than the actor. (swap_card always chooses another card.)
-TAKES_OTHER = frozenset({"add_flag", "move_flag", "remove_flag", "remove_card", "move_card",
-                         "damage", "heal", "reorder"})
+#: this card, a player other than the actor. (swap_card and call always choose another card.)
+TAKES_OTHER = frozenset(p.name for p in _OPEN if p.takes_other)
+#: The keys of one primitive's own (head, same_card, adjacent, later), and whose they are.
+FLAGS_OF = {key: p.name for key in STEP_FLAGS[1:-1] for p in _OPEN if key in p.keys}
 
 CARD_KEYS = ("name", "name_ja", "text", "text_ja", "params", "effect")
-STEP_KEYS = ("choose", "do", "count", "amount", "other", "head", "same_card", "adjacent",
-             "later")
-#: Choose primitives that take a flag of their own: add_flag "head", remove_flag "same_card".
-FLAGS_OF = {"head": "add_flag", "same_card": "remove_flag", "adjacent": "remove_card",
-            "later": "add_flag"}
+STEP_KEYS = ("choose", "do", "count", "amount", "other", *FLAGS_OF)
 BUILT_IN = {card.name.lower(): card for card in SPAGHETTI_CODE_CARDS + tuple(EXTRA_CARDS.values())}
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 MAX_NAME, MAX_TEXT, MAX_PARAM, MAX_PARAMS, MAX_STEPS, MAX_CARDS = 20, 300, 99, 9, 12, 50

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from .core import notation as N
+from .core.primitives import PRIMITIVES, Telling, words_for
 from .core.state import State
 
 LANGS = ("en", "ja")
@@ -393,34 +394,6 @@ _EN = {
     "interrupt": "{p} interrupted: a flag to {card}.",
     "interrupt_pass": "{p} did not interrupt.",
     "instant": "{p} runs the instant card {card} on {dst}.",
-    "discard_instant": "discarded {who}'s instant card unseen",
-    "move_flag": "moved {owner}'s flag from {src} to {dst}",
-    "pick_flag": "{p} picked {owner}'s flag on {src} to move.",
-    "remove_flag": "removed {owner}'s flag from {src}",
-    "add_flag": "added a flag to {dst}",
-    "remove_card": "removed {dst} and its {n} flag(s)",
-    "pick_card": "{p} picked {dst} to move.",
-    "move_card": "moved {dst} to position {n}",
-    "damage": "{who} lost {n} life",
-    "damage_self": "{who} (themself) lost {n} life",
-    "no_damage": "{who} lost no life",
-    "heal": "{who} gained {n} life",
-    "heal_self": "{who} (themself) gained {n} life",
-    "swap_card": "swapped {src} and {dst}",
-    "pick_reorder": "{p} reorders the flags of {dst}.",
-    "charm": "{owner}'s flag on {src} became {p}'s",
-    "jump": "the cursor jumps to {dst}",
-    "float": "{src} moved to place {n}",
-    "reorder_flag": "{p} put {owner}'s flag in place {n} on {src}.",
-    "call": "the cursor visits {dst} for a while",
-    "rotate": "on every other card the tail flag went to the head",
-    "raise": "raised {dst}'s parameter {i} from {a} to {b}",
-    "lower": "lowered {dst}'s parameter {i} from {a} to {b}",
-    "param_same": "left {dst}'s parameter {i} at {a} (no chips left)",
-    "reverse": "the cursor now walks {dir}",
-    "fwd": "forward",
-    "bwd": "backward",
-    "bomb_flag": "the flag that ran it left the game",
     "out": " {who} is out.",
     "wins": " {who} wins ({how}).",
     "how.elimination": "elimination",
@@ -445,34 +418,6 @@ _JA = {
     "interrupt": "{p}がインタラプト: {card}にフラグ。",
     "interrupt_pass": "{p}はインタラプトしなかった。",
     "instant": "{p}が{dst}で即時コマンドカード{card}を実行する。",
-    "discard_instant": "{who}の即時コマンドカードを伏せたまま破棄した",
-    "move_flag": "{owner}のフラグを{src}から{dst}へ移動した",
-    "pick_flag": "{p}が{src}の{owner}のフラグを移動するために選んだ。",
-    "remove_flag": "{src}の{owner}のフラグを取り除いた",
-    "add_flag": "{dst}にフラグを追加した",
-    "remove_card": "{dst}をフラグ{n}本ごと取り除いた",
-    "pick_card": "{p}が{dst}を移動するために選んだ。",
-    "move_card": "{dst}を位置{n}へ移動した",
-    "damage": "{who}のライフが{n}減った",
-    "damage_self": "{who}（自分）のライフが{n}減った",
-    "no_damage": "{who}のライフは減らなかった",
-    "heal": "{who}のライフが{n}増えた",
-    "heal_self": "{who}（自分）のライフが{n}増えた",
-    "swap_card": "{src}と{dst}の位置を入れ替えた",
-    "pick_reorder": "{p}が{dst}のフラグを並び替える。",
-    "charm": "{src}の{owner}のフラグが{p}の色になった",
-    "jump": "カーソルが{dst}へジャンプした",
-    "float": "{src}が位置{n}へ移動した",
-    "reorder_flag": "{p}が{src}の{owner}のフラグを{n}番目にした。",
-    "call": "カーソルが一時的に{dst}へ移動した",
-    "rotate": "ほかのすべてのカードで末尾のフラグが先頭へ移った",
-    "raise": "{dst}のパラメータ{i}を{a}から{b}に増やした",
-    "lower": "{dst}のパラメータ{i}を{a}から{b}に減らした",
-    "param_same": "{dst}のパラメータ{i}は{a}のまま（チップ切れ）",
-    "reverse": "カーソルの向きが{dir}になった",
-    "fwd": "順方向",
-    "bwd": "逆方向",
-    "bomb_flag": "起動したフラグはゲームから取り除かれた",
     "out": "{who}が脱落。",
     "wins": "{who}の勝ち（{how}）。",
     "how.elimination": "全員脱落",
@@ -491,18 +436,7 @@ _MONSTER_EN = {
     "open_pass": "{p} passed on the open island {card}.",
     "interrupt": "{p} interrupted: an inhabitant to {card}.",
     "instant": "{p} casts the hidden magic {card} on {dst}.",
-    "discard_instant": "discarded {who}'s hidden magic unseen",
     "arrange": "{p} laid out {card} as island {n}.",
-    "move_flag": "moved {owner}'s inhabitant from {src} to {dst}",
-    "pick_flag": "{p} picked {owner}'s inhabitant on {src} to move.",
-    "remove_flag": "removed {owner}'s inhabitant from {src}",
-    "add_flag": "added an inhabitant to {dst}",
-    "remove_card": "sank {dst} with its {n} inhabitant(s)",
-    "raise": "blessed {dst}'s number {i} from {a} to {b}",
-    "lower": "cursed {dst}'s number {i} from {a} to {b}",
-    "param_same": "left {dst}'s number {i} at {a} (no chips left)",
-    "reverse": "the wizard now tours {dir}",
-    "bomb_flag": "the inhabitant who cast it left the game",
 }
 _MONSTER_JA = {
     "place": "{p}が{card}に島民を置いた。",
@@ -512,57 +446,28 @@ _MONSTER_JA = {
     "open_pass": "{p}は開いた島{card}をパスした。",
     "interrupt": "{p}がインタラプト: {card}に島民。",
     "instant": "{p}が{dst}で伏せ魔法{card}を発動する。",
-    "discard_instant": "{who}の伏せ魔法を伏せたまま破棄した",
     "arrange": "{p}が{card}を{n}番目の島として並べた。",
-    "move_flag": "{owner}の島民を{src}から{dst}へ移動した",
-    "pick_flag": "{p}が{src}の{owner}の島民を移動するために選んだ。",
-    "remove_flag": "{src}の{owner}の島民を取り除いた",
-    "add_flag": "{dst}に島民を追加した",
-    "remove_card": "{dst}を島民{n}人ごと沈めた",
-    "raise": "{dst}の数値{i}を{a}から{b}に祝福した",
-    "lower": "{dst}の数値{i}を{a}から{b}に呪った",
-    "param_same": "{dst}の数値{i}は{a}のまま（チップ切れ）",
-    "reverse": "魔術師の向きが{dir}になった",
-    "bomb_flag": "発動した島民はゲームから取り除かれた",
 }
 
 
 _NIGHTMARE_EN = {
     "place": "{p} placed a bit on {card}.",
-    "move_flag": "moved {owner}'s bit from {src} to {dst}",
-    "pick_flag": "{p} picked {owner}'s bit on {src} to move.",
-    "remove_flag": "removed {owner}'s bit from {src}",
-    "add_flag": "sent a bit to {dst}",
-    "remove_card": "removed {dst} and its {n} bit(s)",
-    "reverse": "the PC now runs {dir}",
-    "bomb_flag": "the bit that ran it left the game",
-    "charm": "{owner}'s bit on {src} became {p}'s",
-    "jump": "the PC jumps to {dst}",
-    "float": "{src} moved to place {n}",
 }
 _NIGHTMARE_JA = {
     "place": "{p}が{card}にビットを置いた。",
-    "move_flag": "{owner}のビットを{src}から{dst}へ移動した",
-    "pick_flag": "{p}が{src}の{owner}のビットを移動するために選んだ。",
-    "remove_flag": "{src}の{owner}のビットを取り除いた",
-    "add_flag": "{dst}へビットを送った",
-    "remove_card": "{dst}をビット{n}個ごと取り除いた",
-    "reverse": "PCの向きが{dir}になった",
-    "bomb_flag": "起動したビットはゲームから取り除かれた",
-    "charm": "{src}の{owner}のビットが{p}の色になった",
-    "jump": "PCが{dst}へジャンプした",
-    "float": "{src}が位置{n}へ移動した",
 }
 _EXTRA_WORDS = {"monsters": (_MONSTER_EN, _MONSTER_JA), "nightmare": (_NIGHTMARE_EN, _NIGHTMARE_JA)}
 
 
 def _words(lang: str) -> dict:
-    """The sentence templates of :func:`describe` for a language and its vocabulary."""
-    base = _JA if lang == "ja" else _EN
-    extra = _EXTRA_WORDS.get(getattr(lang, "vocabulary", "code"))
-    if extra:
-        return {**base, **(extra[1] if lang == "ja" else extra[0])}
-    return base
+    """The sentence templates of :func:`describe` for a language and its vocabulary: the
+    sentences of the table here, and each primitive's own (spaghetti.core.primitives)."""
+    code = "ja" if lang == "ja" else "en"
+    vocabulary = getattr(lang, "vocabulary", "code")
+    base = _JA if code == "ja" else _EN
+    extra = _EXTRA_WORDS.get(vocabulary)
+    own = extra[1] if extra and code == "ja" else extra[0] if extra else {}
+    return {**base, **own, **words_for(code, vocabulary)}
 
 
 def _by_themselves(before: State, after: State, w: dict, lang: str,
@@ -578,20 +483,6 @@ def _by_themselves(before: State, after: State, w: dict, lang: str,
             key = ("damage" if b < a else "heal") + self_
             what.append(w[key].format(who=colour(s, lang), n=abs(a - b)))
     return what
-
-
-def _picked_flag(state: State) -> tuple[int, int]:
-    """The flag ``(card, k)`` picked as the first half of a pair (``move_flag``, ``reorder``)."""
-    sel = state.selection
-    assert isinstance(sel, tuple), f"a flag waits for its destination, not {sel!r}"
-    return sel
-
-
-def _picked_card(state: State) -> int:
-    """The index of the card picked as the first half of a pair (``move_card``: ``at N``)."""
-    sel = state.selection
-    assert isinstance(sel, int), f"a card waits for its position, not {sel!r}"
-    return sel
 
 
 def describe(before: State, option: str, lang: str = "en", by: int | None = None) -> str:
@@ -654,8 +545,8 @@ def describe(before: State, option: str, lang: str = "en", by: int | None = None
         # Steps that happen by themselves (Reverse; ForkBomb with damage 0; a custom card's
         # damage_self, heal_self) resolve at run.
         what.extend(_by_themselves(before, after, w, lang))
-        if any(step.action == "rotate_queues" for step in before.kinds[before.cursor].effect):
-            what.append(w["rotate"])
+        what.extend(w[step.prim.run_word] for step in before.kinds[before.cursor].effect
+                    if step.prim.run_word)
         if sum(after.removed) > sum(before.removed):
             what.append(w["bomb_flag"])
         if what:
@@ -663,71 +554,12 @@ def describe(before: State, option: str, lang: str = "en", by: int | None = None
         else:
             text = w["run"].format(p=p, card=running)
     else:
-        if kind == N.FLAG:
-            c, k = N.pair(action)
-            owner = colour(before.owners(c)[k], lang)
-            if before.choosing == "move_flag":
-                return w["pick_flag"].format(p=p, owner=owner, src=cname(before, c))
-            if before.choosing == "reorder":
-                return w["reorder_flag"].format(p=p, owner=owner, src=cname(before, c),
-                                                n=_picked_flag(before)[1] + 1)
-            if before.choosing == "charm":
-                what.append(w["charm"].format(owner=owner, src=cname(before, c), p=p))
-            else:
-                what.append(w["remove_flag"].format(owner=owner, src=cname(before, c)))
-        elif kind == N.TO:
-            c, k = _picked_flag(before)
-            what.append(w["move_flag"].format(owner=colour(before.owners(c)[k], lang),
-                                              src=cname(before, c),
-                                              dst=cname(before, N.argument(action))))
-        elif kind == N.CARD:
-            c = N.argument(action)
-            act = before.choosing
-            if act == "remove_card":
-                what.append(w["remove_card"].format(dst=cname(before, c),
-                                                    n=len(before.owners(c))))
-            elif act == "swap_card":
-                what.append(w["swap_card"].format(src=running, dst=cname(before, c)))
-            elif act == "add_flag":
-                what.append(w["add_flag"].format(dst=cname(before, c)))
-            elif act == "call":
-                what.append(w["call"].format(dst=cname(before, c)))
-            elif act == "jump":
-                what.append(w["jump"].format(dst=cname(before, c)))
-            elif act == "reorder":
-                return w["pick_reorder"].format(p=p, dst=cname(before, c))
-            else:
-                return w["pick_card"].format(p=p, dst=cname(before, c))
-        elif kind == N.AT and before.choosing == "float":
-            what.append(w["float"].format(src=running, n=N.argument(action)))
-        elif kind == N.AT:
-            what.append(w["move_card"].format(dst=cname(before, _picked_card(before)),
-                                              n=N.argument(action)))
-        elif kind == N.PLAYER:
-            s = N.argument(action)
-            lost = before.lives[s] - after.lives[s]
-            who = colour(s, lang)
-            key = "no_damage" if lost == 0 else ("damage_self" if s == actor else "damage")
-            if lost < 0:
-                key, lost = ("heal_self" if s == actor else "heal"), -lost
-            what.append(w[key].format(who=who, n=lost))
-            if (sum(after.removed) - sum(before.removed) and run is not None
-                    and before.kinds[run].uses_running_flag):
-                what.append(w["bomb_flag"])
-        elif kind == N.PARAM:
-            c, i = N.pair(action)
-            a, b = before.vals[c][i], after.vals[c][i]
-            key = "param_same" if a == b else ("raise" if b > a else "lower")
-            what.append(w[key].format(dst=cname(before, c), i=i, a=a, b=b))
-        elif kind == N.ICARD:
-            what.append(w["discard_instant"].format(who=colour(N.argument(action), lang)))
-        elif kind == N.IPARAM:
-            s, i = N.pair(action)
-            held, held_after = before.instant[s], after.instant[s]
-            a, b = held[0].params[i] + held[1][i], held_after[0].params[i] + held_after[1][i]
-            key = "param_same" if a == b else ("raise" if b > a else "lower")
-            dst = t("opt.icard", lang, p=colour(s, lang))
-            what.append(w[key].format(dst=dst, i=i, a=a, b=b))
+        step_words, whole = PRIMITIVES[before.choosing].tell(Telling(
+            before, after, action, w, actor, p, running, cname, lambda s: colour(s, lang),
+            lambda s: t("opt.icard", lang, p=colour(s, lang))))
+        if whole:
+            return step_words
+        what.append(step_words)
         # A custom card's later steps may follow by themselves.
         what.extend(_by_themselves(before, after, w, lang,
                                    N.argument(action) if kind == N.PLAYER else None))

@@ -3,8 +3,8 @@
 An effect is a sequence of *steps* built from a small vocabulary of primitives. A :class:`Choose`
 step asks the actor for targets one at a time (up to a count read from a parameter, C5) and
 applies its primitive to each as soon as it is chosen (SPEC 7.1); a :class:`Do` step happens by
-itself. The engine in :mod:`spaghetti.core.state` knows the primitives; a card only names them,
-so a new card is a new declaration, not new engine code. The same vocabulary is open to the
+itself. Each primitive is one object in :mod:`spaghetti.core.primitives`; a card only names
+them, so a new card is a new declaration, not new engine code. The same vocabulary is open to the
 players: :mod:`spaghetti.custom_cards` reads cards written in TOML (the rulebook's Blank card),
 and docs/custom-cards.md gives the exact rule of every primitive.
 
@@ -17,46 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .notation import register_card_name
+from .primitives import PRIMITIVES, Primitive, self_life
 
-# Primitives a Choose step may apply to each chosen target, and what it chooses.
-CHOOSE_TARGETS = {
-    "add_flag": "card",      # one flag from the actor's supply joins the card's tail
-    "remove_card": "card",   # the card and its flags leave the game (C3)
-    "move_flag": "flag",     # the flag, then a destination card ("to"): it joins that tail
-    "remove_flag": "flag",   # the flag leaves the game
-    "move_card": "card",     # the card, then its new index ("at")
-    "damage": "player",      # the player loses `amount` life
-    "raise": "param",        # the parameter rises by `amount` (chips, 2.5)
-    "lower": "param",        # the parameter falls by up to `amount`, never below 0
-    "heal": "player",        # the player gains `amount` life, never above the starting life
-    "swap_card": "card",     # this card and the chosen one swap places, each with its queue (C2)
-    "reorder": "card",       # the card, then its new queue order one flag at a time (Pasta Logic)
-    "call": "card",          # the cursor visits the card and comes back (Subroutine, C16)
-    "charm": "flag",         # another player's flag becomes one of the actor's (Nightmare)
-    "jump": "card",          # the cursor jumps to the card, far enough away (Nightmare's JUMP)
-    "float": "at",           # this card swaps places with the one `amount` places away (FLOAT)
-}
-# Primitives of a Do step. "recall" runs the remembered commands (Memory, C11). damage_self and
-# heal_self change the actor's life by the value of their `amount` parameter.
-# rotate_queues moves the tail flag of every other card to its head (Rotate); damage_others hurts
-# every other player still in (Pasta Logic's "the opponent"). The Nightmare notes' cards bring
-# copies (copy_ahead, copy_behind: `amount` cards; copy_next: one, after FLOAT's move),
-# remove_this_card, spawn (flags that arrive when the cursor moves), and damage_here /
-# damage_not_here (players with / without a flag on this card).
-DO_ACTIONS = {"reverse", "remove_running_flag", "reverse_queues", "recall",
-              "damage_self", "heal_self", "rotate_queues", "damage_others",
-              "copy_ahead", "copy_behind", "copy_next", "remove_this_card", "spawn",
-              "damage_here", "damage_not_here"}
-#: Do primitives that read an `amount` parameter.
-DO_AMOUNT = {"damage_self", "heal_self", "damage_others", "copy_ahead", "copy_behind", "spawn",
-             "damage_here", "damage_not_here"}
-#: Do primitives that run other cards' commands as if written on this one.
-COPIES = {"copy_ahead", "copy_behind", "copy_next"}
-#: Primitives that change a life upwards: a game with one of them keeps lives in its position
-#: key, since a life can then come back (C9).
-HEALS = {"heal", "heal_self"}
 #: The level of the extra cards: they join a game by option, at any level.
 EXTRA = 4
+#: The keys a step may have besides its primitive, count and amount (docs/custom-cards.md).
+STEP_FLAGS = ("other", "head", "same_card", "adjacent", "later", "per_card")
 
 
 @dataclass(frozen=True)
@@ -72,6 +38,7 @@ class Choose:
     ``later``: ``add_flag``'s flag arrives when the cursor next moves (WORM).
     ``per_card``: ``raise`` / ``lower`` change one number of each chosen card: the distinct
     targets are cards, not numbers (the Nightmare notes' "任意の1枚のカード", SPEC 6).
+    The primitive (:mod:`spaghetti.core.primitives`) says which of these it takes.
     """
 
     action: str
@@ -83,31 +50,29 @@ class Choose:
     adjacent: bool = False
     later: bool = False
     per_card: bool = False
-    # True for the steps of the printed Spaghetti Code cards: the engine's fast path (C4).
-    plain: bool = field(init=False, compare=False, repr=False)
+    prim: Primitive = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.action not in CHOOSE_TARGETS:
+        prim = PRIMITIVES.get(self.action)
+        if prim is None or prim.chooses is None:
             raise ValueError(f"unknown choice primitive {self.action!r}")
-        object.__setattr__(self, "plain", not (
-            self.other or self.head or self.same_card or self.adjacent or self.later
-            or self.action in ("reorder", "call", "charm", "jump", "float")))
-        if self.head and self.action != "add_flag":
-            raise ValueError("only add_flag takes 'head'")
-        if self.same_card and self.action != "remove_flag":
-            raise ValueError("only remove_flag takes 'same_card'")
-        if self.adjacent and self.action != "remove_card":
-            raise ValueError("only remove_card takes 'adjacent'")
-        if self.later and self.action != "add_flag":
-            raise ValueError("only add_flag takes 'later'")
-        if self.per_card and self.action not in ("raise", "lower"):
-            raise ValueError("only raise and lower take 'per_card'")
-        if self.other and self.action in ("swap_card", "raise", "lower"):
-            raise ValueError(f"{self.action} takes no 'other'")  # (swap_card: always other)
+        object.__setattr__(self, "prim", prim)
+        for key in ("head", "same_card", "adjacent", "later", "per_card"):
+            if getattr(self, key) and key not in prim.keys:
+                owners = [p.name for p in PRIMITIVES.values() if key in p.keys]
+                raise ValueError(f"only {' and '.join(owners)} take {key!r}")
+        if self.other and not prim.takes_other:
+            raise ValueError(f"{self.action} takes no 'other'")
+        if self.count is not None and not prim.takes_count:
+            raise ValueError(f"{self.action} takes no count (it chooses one target)")
+        if (self.amount is None) == prim.needs_amount:
+            raise ValueError(f"{self.action} {'needs' if self.amount is None else 'takes no'} "
+                             "amount")
 
     @property
     def target(self) -> str:
-        return CHOOSE_TARGETS[self.action]
+        """What the step chooses first: card, flag, player, param or at."""
+        return self.prim.chooses or ""
 
 
 @dataclass(frozen=True)
@@ -115,18 +80,27 @@ class Do:
     """A step that happens by itself.
 
     ``amount`` is a parameter index, for the primitives that read one (``damage_self``,
-    ``heal_self``).
+    ``heal_self``, ...). Do steps take none of the choice keys (they read as False).
     """
 
     action: str
     amount: int | None = None
+    prim: Primitive = field(init=False, compare=False, repr=False)
+    count = None
+    other = head = same_card = adjacent = later = per_card = False
 
     def __post_init__(self) -> None:
-        if self.action not in DO_ACTIONS:
+        prim = PRIMITIVES.get(self.action)
+        if prim is None or prim.chooses is not None:
             raise ValueError(f"unknown primitive {self.action!r}")
-        if (self.amount is None) == (self.action in DO_AMOUNT):
+        object.__setattr__(self, "prim", prim)
+        if (self.amount is None) == prim.needs_amount:
             raise ValueError(f"{self.action} {'needs' if self.amount is None else 'takes no'} "
                              "amount")
+
+
+#: A step of an effect.
+Step = Choose | Do
 
 
 @dataclass(frozen=True, eq=False)
@@ -143,7 +117,7 @@ class CardType:
     text_ja: str
     level: int
     params: tuple[int, ...] = ()
-    effect: tuple[Choose | Do, ...] = ()
+    effect: tuple[Step, ...] = ()
     # True when the effect refers to "the flag that ran this": then that flag's identity is part
     # of the position while it has the turn (C9).
     uses_running_flag: bool = field(init=False)
@@ -156,33 +130,22 @@ class CardType:
 
     def __post_init__(self) -> None:
         register_card_name(self.name)
-        object.__setattr__(self, "uses_running_flag",
-                           any(isinstance(s, Do) and s.action == "remove_running_flag"
-                               for s in self.effect))
-        object.__setattr__(self, "recalls",
-                           any(isinstance(s, Do) and s.action == "recall" for s in self.effect))
-        undoable = [s.action for s in self.effect
-                    if s.action in ("reverse", "reverse_queues", "rotate_queues")]
-        object.__setattr__(self, "composite", self.recalls or len(undoable) > len(set(undoable))
-                           or any(s.action in COPIES for s in self.effect))
+        prims = [s.prim for s in self.effect]
+        object.__setattr__(self, "uses_running_flag", any(p.uses_running_flag for p in prims))
+        object.__setattr__(self, "recalls", any(p.recalls for p in prims))
+        undoable = [p for p in prims if p.undoable]
+        object.__setattr__(self, "composite", any(p.runs_others for p in prims)
+                           or len(undoable) > len(set(undoable)))
 
     @property
     def heals(self) -> bool:
         """Can this card raise a life (``heal``, ``heal_self``)?"""
-        return any(step.action in HEALS for step in self.effect)
+        return any(step.prim.heals for step in self.effect)
 
     def self_life(self, values: tuple[int, ...], life: int, cap: int | None) -> int:
         """The actor's life after this card's ``damage_self`` / ``heal_self`` steps alone,
         from ``life``, with these parameter values (C4 asks whether they change anything)."""
-        for step in self.effect:
-            if isinstance(step, Do) and step.amount is not None and \
-                    step.action in ("damage_self", "heal_self"):
-                v = values[step.amount]
-                if step.action == "damage_self":
-                    life -= v
-                else:
-                    life = life + v if cap is None else max(life, min(life + v, cap))
-        return life
+        return self_life(self.effect, values, life, cap)
 
     def text_for(self, values: tuple[int, ...] | None = None, lang: str = "en") -> str:
         """The card's text with its current parameter values in braces."""

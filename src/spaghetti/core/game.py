@@ -220,14 +220,13 @@ class Game:
     @cached_property
     def calls(self) -> bool:
         """Has a card of this game a Subroutine's call? Then visits can nest (C16)."""
-        return any(step.action == "call" for card in self.deck for step in card.effect)
+        return any(step.prim.nests for card in self.deck for step in card.effect)
 
     @cached_property
     def delays(self) -> bool:
         """Has a card of this game flags that arrive later (WORM, SPAWN) or a JUMP whose
         destination stays fixed? Both are part of the position (C9)."""
-        return any(step.action in ("spawn", "jump") or getattr(step, "later", False)
-                   for card in self.deck for step in card.effect)
+        return any(step.prim.delays or step.later for card in self.deck for step in card.effect)
 
     @cached_property
     def heals(self) -> bool:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import IllegalOptionError, NotationError
 from . import notation as N
-from .cards import COPIES, CardType, Do
+from .cards import CardType, Choose, Do
 
 if TYPE_CHECKING:  # (game.py makes states: importing it here would close a circle)
     from .game import Game
@@ -392,7 +392,7 @@ class State:
             return _DECIDING[d]
         step = self.cmd.effect[self.step_i]
         if self.selected is not None:  # the second half of a pair, or Reorder's next place
-            return {"move_flag": "to", "move_card": "at"}.get(step.action, "flag")
+            return step.prim.then or ""
         return step.target
 
     @property
@@ -534,273 +534,30 @@ class State:
         return trial
 
     def _changes(self, card: CardType, vals: tuple[int, ...]) -> bool:
-        """Would running this command, with these values, change the game (C4)?"""
-        actor = self.to_move
+        """Would running this command, with these values, change the game (C4)? Each step's
+        primitive answers for itself; a choice with nothing to choose is no change."""
         for step in card.effect:
-            if step.__class__ is Do:
-                a = step.action
-                if a == "reverse":
-                    return True
-                elif a == "reverse_queues":
-                    this = self.uids[self.cursor]
-                    if any(q != q[::-1] for q, u in zip(self.queues, self.uids) if u != this):
-                        return True
+            if step.__class__ is Choose:
+                if step.count is not None and vals[step.count] <= 0:
                     continue
-                elif a == "rotate_queues":
-                    this = self.uids[self.cursor]
-                    if any(q[-1:] + q[:-1] != q for q, u in zip(self.queues, self.uids)
-                           if u != this):
-                        return True
+                if step.amount is not None and vals[step.amount] == 0:
                     continue
-                elif a == "damage_others" or a == "damage_here" or a == "damage_not_here":
-                    if vals[step.amount] and any(self.alive):
-                        return True
-                    continue
-                elif a == "spawn":
-                    if self.supply[actor]:
-                        return True
-                    continue
-                elif step.amount is not None:  # damage_self, heal_self: only their net effect
-                    life = self.lives[actor]
-                    if card.self_life(vals, life, self.game.life_cap) != life:
-                        return True
-                    continue
-                else:
-                    return True  # remove_running_flag always changes something
-            if step.count is not None and vals[step.count] <= 0:
-                continue
-            if step.amount is not None and vals[step.amount] == 0:
-                continue
-            a = step.action
-            if not step.plain:  # the other games' and custom cards' choices
-                if a == "charm" or a == "jump" or a == "float" or step.adjacent:
-                    if self._nightmare_targets(step, vals):
-                        return True
-                    continue
-                if a == "reorder" or a == "call":  # C4: something to reorder, to call
-                    if self._choice_targets(step, vals):
-                        return True
-                    continue
-                if step.other and a != "add_flag" and a != "move_card":
-                    if self._other_targets(a):
-                        return True
-                    continue
-            if a == "damage" or a == "remove_card" or a == "remove_flag":
+            if step.prim.changes(self, card, step, vals):
                 return True
-            if a == "add_flag":
-                if self.supply[actor] and (len(self.queues) > 1 or not step.other):
-                    return True
-            elif a == "heal":
-                if any(alive and self._below_cap(life)
-                       for alive, life in zip(self.alive, self.lives)):
-                    return True
-            elif a == "swap_card":
-                if len(self.queues) > 1:
-                    return True
-            elif a == "move_flag" or a == "move_card":
-                if len(self.queues) > 1:
-                    return True
-            elif self.free and (a == "raise" or a == "lower"):
-                return any(self.vals)  # numbers change freely (Nightmare)
-            elif a == "raise":
-                if (self.chips[0] and any(self.vals)) or any(m < 0 for ms in self.mods for m in ms):
-                    return True
-                if self.inst_on and any(self.chips[0] or m < 0
-                                        for _, _, m, _ in self._instant_slots()):
-                    return True
-            elif a == "lower":
-                chips = self.chips[1]
-                for ms, vs in zip(self.mods, self.vals):
-                    for m, v in zip(ms, vs):
-                        if v > 0 and (m > 0 or chips):
-                            return True
-                if self.inst_on and any(v > 0 and (m > 0 or chips)
-                                        for _, _, m, v in self._instant_slots()):
-                    return True
         return False
-
-    def _other_targets(self, a: str) -> bool:
-        """C4 for a step limited to targets other than this card (flags not on it; for
-        players: other than the actor): is there one, in the position at "run"?"""
-        if a == "damage" or a == "heal":
-            return any(alive and p != self.to_move and (a == "damage"
-                                                        or self._below_cap(self.lives[p]))
-                       for p, alive in enumerate(self.alive))
-        if a == "remove_card":
-            return len(self.queues) > 1
-        c = self.cursor  # move_flag, remove_flag: a flag on another card (it can go to this one)
-        return any(q for i, q in enumerate(self.queues) if i != c)
 
     def _targets(self) -> list[int]:
         """Targets of the current Choose step (not yet ``done``)."""
         step = self.cmd.effect[self.step_i]
-        a = step.action
-        queues = self.queues
-        if a == "damage" or a == "heal":
-            chosen = self.chosen or 0  # (a heal step starts from an empty frozenset)
-            me = self.to_move if step.other else -1
-            if a == "damage":
-                return [N.PLAYER | p for p, alive in enumerate(self.alive)
-                        if alive and p != me and not chosen >> p & 1]
-            # a player at full life is no target for a heal (C5)
-            return [N.PLAYER | p for p, alive in enumerate(self.alive)
-                    if alive and p != me and not chosen >> p & 1
-                    and self._below_cap(self.lives[p])]
-        if a == "move_flag" or a == "remove_flag":
-            if a == "move_flag" and len(queues) < 2:
-                return []  # no other card to move a flag to
-            sel = self.selected
-            if sel is not None:  # the destination of the selected flag
-                return [N.TO | i for i in range(len(queues)) if i != sel[0]]
-            this = self.uids.index(self.this_uid) if step.other and self.this_uid in self.uids \
-                else -1
-            if step.same_card and self.chosen:  # every flag from the card of the first one
-                (uid,) = self.chosen
-                focus = self.uids.index(uid) if uid in self.uids else -2
-                return [N.FLAG | focus << 8 | k for k, c in enumerate(queues[focus])
-                        if not c & MOVED] if focus >= 0 else []
-            return [N.FLAG | i << 8 | k for i, q in enumerate(queues) if i != this
-                    for k, c in enumerate(q) if not c & MOVED]
-        if a == "reorder" or a == "call":
-            return self._choice_targets(step, self.cmd_vals)
-        if a == "charm" or a == "jump" or a == "float" or step.adjacent:
-            return self._nightmare_targets(step, self.cmd_vals)
-        if a == "add_flag" and not self.supply[self.to_move]:
-            return []  # an effect does as much as it can (C5): no flag left to add
-        if a == "move_card" and len(queues) < 2:
-            return []  # no other position to move a card to
-        if a == "add_flag" or a == "remove_card" or a == "move_card":
-            sel = self.selected
-            if sel is not None:  # the new index of the selected card
-                at = self.uids.index(sel)
-                return [N.AT | i for i in range(len(queues)) if i != at]
-            chosen = self.chosen or ()
-            this = self.this_uid if step.other else -1
-            cards = [N.CARD | i for i, u in enumerate(self.uids) if u != this and u not in chosen]
-            if a == "remove_card" and self.inst_on:  # C12: an unused instant card is a card
-                cards += [N.ICARD | s for s, held in enumerate(self.instant) if held]
-            return cards
-        if a == "swap_card":
-            this = self.this_uid
-            if this not in self.uids:
-                return []  # this card has left the game: nothing to swap it with
-            chosen = self.chosen or ()
-            return [N.CARD | i for i, u in enumerate(self.uids) if u != this and u not in chosen]
-        chosen = self.chosen or ()  # distinct parameters (C5), or distinct cards (per_card)
-        cards: Iterable[tuple[int, tuple[int, ...]]] = enumerate(self.vals)
-        if step.per_card and chosen:
-            done = {p >> 8 & 0xFF for p in chosen}
-            cards = [(i, vs) for i, vs in cards if i not in done]
-        if a == "raise" or self.free:
-            params = [N.PARAM | i << 8 | j for i, vs in cards
-                      for j in range(len(vs)) if N.PARAM | i << 8 | j not in chosen]
-        else:
-            params = [N.PARAM | i << 8 | j for i, vs in cards
-                      for j, v in enumerate(vs) if v > 0 and N.PARAM | i << 8 | j not in chosen]
-        if self.inst_on:
-            params += [N.IPARAM | s << 8 | j for s, j, m, v in self._instant_slots()
-                       if a == "raise" or v > 0]
-        return params
+        return step.prim.targets(self, step, self.cmd_vals)
 
-    def _choice_targets(self, step, vals: tuple[int, ...]) -> list[int]:
-        """Targets of Reorder and Subroutine (Pasta Logic), also asked by C4 before "run".
-
-        Reorder: a card other than this one with two flags or more, not yet reordered; then,
-        while one is being reordered, the flag that comes next (``flag N.K`` with K from the
-        next place on). Subroutine: a card within ``amount`` places before or after this one,
-        counted round the program, not this one nor any card whose visit waits for a call
-        (C16)."""
-        queues = self.queues
-        sel = self.selected if self.cmd is not None else None
-        if sel is not None:  # reordering card c: its flags from place k on
-            c, k = sel
-            return [N.FLAG | c << 8 | j for j in range(k, len(queues[c]))]
-        this = self.uids[self.cursor] if self.cmd is None else self.this_uid
-        if this not in self.uids:
-            return []
-        here = self.uids.index(this)
-        if step.action == "reorder":
-            chosen = self.chosen or () if self.cmd is not None else ()
-            return [N.CARD | i for i, (q, u) in enumerate(zip(queues, self.uids))
-                    if u != this and u not in chosen and len(set(q)) > 1]
-        n = len(queues)
-        reach = vals[step.amount]
-        waiting = {u for u in self.calls if u.__class__ is int}
-        near = {(here + d) % n for d in range(-reach, reach + 1) if d}
-        return [N.CARD | i for i in sorted(near) if i != here and self.uids[i] not in waiting]
-
-    def _nightmare_targets(self, step, vals: tuple[int, ...]) -> list[int]:
-        """Targets of the Nightmare notes' choices, also asked by C4 before "run".
-
-        CHARM: a flag of another player (the actor needs a flag in supply to put there).
-        JUMP: a card at least ``amount`` places from the cursor's, counted round the program.
-        FLOAT: the new index of this card, ``amount`` places before or after (it swaps places).
-        KILL_CARD (``adjacent``): the card just before or just after this one."""
-        a = step.action
-        queues = self.queues
-        n = len(queues)
-        actor = self.to_move
-        if a == "charm":
-            if not self.supply[actor]:
-                return []
-            return [N.FLAG | i << 8 | k for i, q in enumerate(queues) for k, c in enumerate(q)
-                    if c >> OWNER_SHIFT != actor]
-        if a == "jump":
-            reach = vals[step.amount]
-            c = self.cursor
-            return [N.CARD | i for i in range(n) if min((i - c) % n, (c - i) % n) >= reach
-                    and i != c]
-        this = self.uids[self.cursor] if self.cmd is None else self.this_uid
-        if this not in self.uids or n < 2:
-            return []
-        here = self.uids.index(this)
-        if a == "float":
-            d = vals[step.amount]
-            return [N.AT | i for i in sorted({(here - d) % n, (here + d) % n}) if i != here]
-        chosen = (self.chosen or ()) if self.cmd is not None else ()
-        return [N.CARD | i for i in sorted({(here - 1) % n, (here + 1) % n})
-                if i != here and self.uids[i] not in chosen]
-
-    def _copies(self, action: str, vals: tuple[int, ...], step) -> list:
-        """The cards a copy step runs, as (offset, index, kind, current values): MIMIC the
-        cards ahead in the direction at the start of the run, ECHO the cards behind, FLOAT the
-        next card; ``offset`` is the signed distance from this card, by which they are put in
-        the order of the direction when each runs (:meth:`_next_later`). A copy card copied
-        already in this run does nothing (so copies end)."""
+    def _this_index(self) -> int:
+        """The index of "this card": the running command's, or at ``run`` the cursor's; -1
+        once it has left the game."""
+        if self.cmd is None:
+            return self.cursor
         this = self.this_uid
-        if this not in self.uids:
-            return []
-        n = len(self.queues)
-        here = self.uids.index(this)
-        d = self.run_dir
-        if action == "copy_next":
-            offsets = [d]
-        else:  # N11: each other card at most once, however high the number has been raised
-            sign = d if action == "copy_ahead" else -d
-            offsets = [sign * j for j in range(1, min(vals[step.amount], n - 1) + 1)]
-        commands = []
-        for offset in offsets:
-            i = (here + offset) % n
-            kind = self.kinds[i]
-            if i == here or (self.uids[i] in self.copied
-                             and any(s.action in COPIES for s in kind.effect)):
-                continue
-            commands.append((offset, i, kind, self.vals[i]))
-        return commands
-
-    def _below_cap(self, life: int) -> bool:
-        """Can a heal raise this life (C15, B1)?"""
-        cap = self.game.life_cap
-        return cap is None or life < cap
-
-    def _instant_slots(self):
-        """C12: the parameters of unused instant cards the actor may choose, as
-        (seat, index, modifier, value): all of their own card's, only the first of another's."""
-        for s, held in enumerate(self.instant):
-            if held:
-                card, mods = held
-                for j in range(len(card.params) if s == self.to_move else 1):
-                    yield s, j, mods[j], card.params[j] + mods[j]
+        return self.uids.index(this) if this in self.uids else -1
 
     # ------------------------------------------------------------------ placement
 
@@ -1134,7 +891,7 @@ class State:
         self.removed_queue = None
         self.first_cmd = True
         self.run_dir = self.direction
-        self.copied = _NONE_COPIED  # (the copying card itself is never copied: _copies)
+        self.copied = _NONE_COPIED  # (the copying card itself is never copied)
 
     def _start_command(self) -> None:
         c = self.cursor  # as _start_run, inline: a hot path of random play and search
@@ -1177,15 +934,16 @@ class State:
                 return
             step = effect[self.step_i]
             if step.__class__ is Do:
-                self._do(step.action)
+                step.prim.do(self, step, vals)
                 continue
             count = 1 if step.count is None else vals[step.count]
             if count <= 0 or (step.amount is not None and vals[step.amount] == 0):
                 continue
-            if not step.plain and step.action == "jump" and self._locked_jump():
+            prim = step.prim
+            if prim.automatic and prim.resolve(self, step):
                 continue
             self.count_left = count
-            self.chosen = 0 if step.action == "damage" else frozenset()
+            self.chosen = prim.fresh
             self.n_chosen = 0
             self.selected = None
             self.decision = D_TARGET
@@ -1197,87 +955,12 @@ class State:
 
     def _choose(self, action: int) -> None:
         """Apply one chosen target (C5, SPEC 7.1: it resolves at once)."""
-        step = self.cmd.effect[self.step_i]
         if action == N.DONE:
             self._next_step()
             return
-        a = step.action
-        kind = action & N.KIND_MASK
-        arg = action & 0xFFFF
-        if kind == N.FLAG:
-            pos = (arg >> 8, arg & 0xFF)
-            if a == "move_flag":
-                self.selected = pos
-                self.derived = True
-                return  # the pair goes on with "to N": no done mid-pair
-            if a == "reorder":
-                if not self._reorder_next(*pos):
-                    return  # more flags of this card to put in order
-            elif a == "charm":
-                self._charm(*pos)
-            else:
-                if step.same_card and not self.chosen:
-                    self.chosen = frozenset((self.uids[pos[0]],))
-                self._remove_flag(*pos)
-        elif kind == N.TO:
-            self._move_flag(self.selected, arg)
-            self.selected = None
-        elif kind == N.CARD:
-            uid = self.uids[arg]
-            if a == "move_card":
-                self.selected = uid
-                self.derived = True
-                return  # the pair goes on with "at N"
-            if a == "reorder":
-                self.selected = (arg, 0)
-                self.derived = True
-                return  # its flags follow, one place at a time
-            self.chosen = self.chosen | {uid}
-            if a == "add_flag":
-                if step.later:
-                    self._add_later(arg, self.to_move)
-                else:
-                    self._add_flag(arg, self.to_move, step.head)
-            elif a == "call":
-                self._call(arg)
-            elif a == "jump":
-                self._jump(arg)
-            elif a == "swap_card":
-                self._swap_card(arg)
-            else:
-                self._remove_card(arg)
-        elif kind == N.AT:
-            if a == "float":  # FLOAT: this card swaps places with the one at that index
-                self._swap_card(arg)
-            else:
-                uid = self.selected
-                self._move_card(self.uids.index(uid), arg)
-                self.chosen = self.chosen | {uid}
-                self.selected = None
-        elif kind == N.PLAYER:
-            if a == "heal":
-                self.chosen = (self.chosen or 0) | 1 << arg  # players chosen, as for damage
-                self._heal(arg, self.cmd_vals[step.amount])
-            else:
-                self.chosen |= 1 << arg
-                self._damage(arg, self.cmd_vals[step.amount])
-        elif kind == N.PARAM:
-            card, index = arg >> 8, arg & 0xFF
-            self.chosen = self.chosen | {action}
-            amount = self.cmd_vals[step.amount]
-            self._change_param(card, index, amount if a == "raise" else -amount)
-        elif kind == N.ICARD:  # C12: RemoveCommand discards an unused instant card unrevealed
-            self._instant_leaves(arg, "discarded")
-        else:  # IPARAM
-            seat, index = arg >> 8, arg & 0xFF
-            amount = self.cmd_vals[step.amount]
-            card, mods = self.instant[seat]
-            mods = list(mods)
-            mods[index] = self._shift(card.params[index], mods[index],
-                                      amount if a == "raise" else -amount)
-            instant = list(self.instant)
-            instant[seat] = (card, tuple(mods))
-            self.instant = tuple(instant)
+        step = self.cmd.effect[self.step_i]
+        if step.prim.choose(self, step, action):
+            return  # the first half of a pair: its second half follows, no done between
         self.n_chosen += 1
         self.count_left -= 1
         if self.count_left:
@@ -1288,28 +971,6 @@ class State:
                 self._legal = tuple(targets)
                 return
         self._next_step()
-
-    def _reorder_next(self, c: int, j: int) -> bool:
-        """Reorder: the flag at j takes the next place; True when the card's new order is
-        complete (the last flag takes the last place by itself)."""
-        _, k = self.selected
-        q = self.queues[c]
-        self.queues[c] = q[:k] + (q[j],) + q[k:j] + q[j + 1:]
-        k += 1
-        if k < len(q) - 1:
-            self.selected = (c, k)
-            self._legal = tuple(N.FLAG | c << 8 | i for i in range(k, len(q)))
-            return False
-        self.selected = None
-        self.chosen = self.chosen | {self.uids[c]}
-        return True
-
-    def _call(self, c: int) -> None:
-        """Subroutine: the cursor visits card c (a full visit, C1) and then comes back to finish
-        the visit of the card it left (C16)."""
-        self.calls += (self.uids[self.cursor],)
-        self.cursor = c
-        self._arrive()
 
     def _return_from_call(self) -> None:
         """The called card's visit is over: the cursor goes back to the card that called. If
@@ -1331,18 +992,6 @@ class State:
             self.vals[c] = self.kinds[c].params
             self._sig = None
 
-    def _charm(self, card: int, k: int) -> None:
-        """CHARM: another player's flag becomes the actor's: it goes back to its owner's supply
-        and one from the actor's supply takes its place, with its marks (N3)."""
-        q = self.queues[card]
-        owner, actor = q[k] >> OWNER_SHIFT, self.to_move
-        self.supply[owner] += 1
-        self.on_board[owner] -= 1
-        self.supply[actor] -= 1
-        self.on_board[actor] += 1
-        self.queues[card] = q[:k] + (actor << OWNER_SHIFT | q[k] & 7,) + q[k + 1:]
-        self._progress()
-
     def _add_later(self, card: int, seat: int) -> None:
         """WORM, SPAWN: a flag from the seat's supply that joins the card's tail when the cursor
         next moves (the notes: so copies cannot breed flags without end)."""
@@ -1361,33 +1010,6 @@ class State:
             else:
                 self.supply[seat] += 1
         self.arrivals = ()
-
-    def _locked_jump(self) -> bool:
-        """JUMP run from its own card with its destination fixed: the cursor jumps there without
-        a choice (copies of JUMP are never fixed, N6). True if it did."""
-        this = self.this_uid
-        if not self.first_cmd or this not in self.uids or \
-                self.kinds[self.uids.index(this)] is not self.cmd:
-            return False
-        target = dict(self.jumps).get(this)
-        if target is None or target not in self.uids:
-            return False
-        self._jump(self.uids.index(target))
-        return True
-
-    def _jump(self, i: int) -> None:
-        """The cursor jumps to card i: the visit of its card ends, the flags on their way
-        arrive, and card i is visited afresh when the command is over (N6)."""
-        c = self.cursor
-        self.queues[c] = tuple([code & ~PENDING for code in self.queues[c]])
-        this = self.this_uid
-        if self.first_cmd and this in self.uids and self.kinds[self.uids.index(this)] is self.cmd:
-            self.jumps = tuple((j, t) for j, t in self.jumps if j != this) + \
-                ((this, self.uids[i]),)  # the destination is fixed from now on
-        self._land()
-        self.cursor = i
-        self.rearrive = True
-        self._sig = None
 
     def _end_command(self) -> None:
         if self.later:  # Memory, copies: the next command, with targets of its own
@@ -1562,67 +1184,15 @@ class State:
 
     def _chips_back(self, mods: tuple[int, ...]) -> None:
         """A card with these net chips leaves the game: its chips go back to the supply (P8)."""
+        if self.free:  # numbers that change freely are not chips (N2): nothing goes back
+            return
         for m in mods:
             self.chips[m < 0] += abs(m)
 
-    def _do(self, action: str) -> None:
-        if action == "reverse":
-            self.direction = -self.direction
-        elif action == "damage_self" or action == "heal_self":  # the actor, by `amount`
-            amount = self.cmd_vals[self.cmd.effect[self.step_i].amount]
-            if action == "heal_self":
-                self._heal(self.to_move, amount)
-            else:
-                self._damage(self.to_move, amount)
-        elif action == "damage_others":  # Pasta Logic: "the opponent"
-            amount = self.cmd_vals[self.cmd.effect[self.step_i].amount]
-            for p, alive in enumerate(self.alive):
-                if alive and p != self.to_move:
-                    self._damage(p, amount)
-        elif action in COPIES:  # run the copied commands as if written on this card, next
-            step = self.cmd.effect[self.step_i]
-            commands = self._copies(action, self.cmd_vals, step)
-            self.copied |= {self.uids[i] for _, i, k, _ in commands
-                            if any(s.action in COPIES for s in k.effect)}
-            if commands:  # one group: its order is read from the direction as each runs
-                self.later = ((_COPY_GROUP, tuple((o, k, v) for o, _, k, v in commands)),) \
-                    + self.later
-        elif action == "remove_this_card":
-            if self.this_uid in self.uids:
-                self._remove_card(self.uids.index(self.this_uid))
-        elif action == "spawn":  # this card and every card holding enough flags
-            threshold = self.cmd_vals[self.cmd.effect[self.step_i].amount]
-            this = self.this_uid
-            for i, (q, uid) in enumerate(zip(self.queues, self.uids)):
-                if uid == this or len(q) >= threshold:
-                    if not self.supply[self.to_move]:
-                        break
-                    self._add_later(i, self.to_move)
-        elif action == "damage_here" or action == "damage_not_here":
-            amount = self.cmd_vals[self.cmd.effect[self.step_i].amount]
-            here = self.queues[self.uids.index(self.this_uid)] if self.this_uid in self.uids \
-                else ()
-            owners = {c >> OWNER_SHIFT for c in here}
-            for p, alive in enumerate(self.alive):
-                if alive and (p in owners) == (action == "damage_here"):
-                    self._damage(p, amount)
-        elif action == "rotate_queues":  # Rotate: every card but this one, tail to head
-            this = self.this_uid
-            for i, uid in enumerate(self.uids):
-                q = self.queues[i]
-                if uid != this and len(q) > 1:
-                    self.queues[i] = q[-1:] + q[:-1]
-        elif action == "reverse_queues":  # ReversePriority: every card but this one
-            this = self.this_uid
-            for i, uid in enumerate(self.uids):
-                if uid != this:
-                    self.queues[i] = self.queues[i][::-1]
-        else:  # remove_running_flag: the flag that ran this leaves the game, if still on a card
-            for i, q in enumerate(self.queues):
-                for k, c in enumerate(q):
-                    if c & RUNNING:
-                        self._remove_flag(i, k)
-                        return
+    def _queue_copies(self, commands: list[tuple[int, CardType, tuple[int, ...]]]) -> None:
+        """Copied commands (offset from this card, card, values) run next, as one group: their
+        order is read from the direction as each runs (:meth:`_next_later`)."""
+        self.later = ((_COPY_GROUP, tuple(commands)),) + self.later
 
     def _change_param(self, card: int, index: int, delta: int) -> None:
         """Raise (delta > 0) or lower a parameter by chips, within the chip supply (SPEC 2.5)."""

@@ -1,0 +1,197 @@
+"""Primitives on players' lives: damage and heal, chosen or by themselves."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from .. import notation as N
+from ..flags import OWNER_SHIFT
+from .base import Board, Primitive, Telling
+
+if TYPE_CHECKING:
+    from ..cards import Step
+
+
+def below_cap(board: Board, life: int) -> bool:
+    """Can a heal raise this life (C15, B1)?"""
+    cap = board.game.life_cap
+    return cap is None or life < cap
+
+
+def self_life(effect: Iterable[Step], values: tuple[int, ...], life: int,
+              cap: int | None) -> int:
+    """The actor's life after an effect's ``damage_self`` / ``heal_self`` steps alone, from
+    ``life``, with these parameter values (C4 asks whether they change anything)."""
+    for step in effect:
+        name = step.prim.name
+        if name == "damage_self":
+            life -= values[step.amount]
+        elif name == "heal_self":
+            v = values[step.amount]
+            life = life + v if cap is None else max(life, min(life + v, cap))
+    return life
+
+
+def _player(t: Telling) -> tuple[str, bool]:
+    """A chosen player's life change in words (the same words for damage and heal: a custom
+    card's amount may be 0)."""
+    s = N.argument(t.action)
+    lost = t.before.lives[s] - t.after.lives[s]
+    key = "no_damage" if lost == 0 else ("damage_self" if s == t.actor else "damage")
+    if lost < 0:
+        key, lost = ("heal_self" if s == t.actor else "heal"), -lost
+    what = t.words[key].format(who=t.colour(s), n=lost)
+    run = t.before.running_card
+    if sum(t.after.removed) > sum(t.before.removed) and run is not None \
+            and t.before.kinds[run].uses_running_flag:  # ForkBomb's second half, at once
+        what += t.words["join"] + t.words["bomb_flag"]
+    return what, False
+
+
+class Damage(Primitive):
+    name = "damage"
+    chooses = "player"
+    needs_amount = True
+    takes_other = True
+    fresh = 0  # the players chosen, as a bit mask
+    words = {
+        "en": {"damage": "{who} lost {n} life", "no_damage": "{who} lost no life"},
+        "ja": {"damage": "{who}のライフが{n}減った", "no_damage": "{who}のライフは減らなかった"},
+    }
+
+    def changes(self, board, card, step, vals):
+        if step.other:
+            return any(alive and p != board.to_move for p, alive in enumerate(board.alive))
+        return True
+
+    def targets(self, board, step, vals):
+        chosen = board.chosen
+        me = board.to_move if step.other else -1
+        return [N.PLAYER | p for p, alive in enumerate(board.alive)
+                if alive and p != me and not chosen >> p & 1]
+
+    def choose(self, board, step, action):
+        seat = action & 0xFFFF
+        board.chosen |= 1 << seat
+        board._damage(seat, board.cmd_vals[step.amount])
+        return False
+
+    def tell(self, t):
+        return _player(t)
+
+
+class Heal(Primitive):
+    name = "heal"
+    chooses = "player"
+    needs_amount = True
+    takes_other = True
+    heals = True
+    fresh = 0
+    words = {
+        "en": {"heal": "{who} gained {n} life"},
+        "ja": {"heal": "{who}のライフが{n}増えた"},
+    }
+
+    def changes(self, board, card, step, vals):
+        me = board.to_move if step.other else -1
+        return any(alive and p != me and below_cap(board, board.lives[p])
+                   for p, alive in enumerate(board.alive))
+
+    def targets(self, board, step, vals):
+        chosen = board.chosen
+        me = board.to_move if step.other else -1
+        # a player at full life is no target for a heal (C5)
+        return [N.PLAYER | p for p, alive in enumerate(board.alive)
+                if alive and p != me and not chosen >> p & 1
+                and below_cap(board, board.lives[p])]
+
+    def choose(self, board, step, action):
+        seat = action & 0xFFFF
+        board.chosen |= 1 << seat
+        board._heal(seat, board.cmd_vals[step.amount])
+        return False
+
+    def tell(self, t):
+        return _player(t)
+
+
+class DamageSelf(Primitive):
+    name = "damage_self"
+    needs_amount = True
+    words = {
+        "en": {"damage_self": "{who} (themself) lost {n} life"},
+        "ja": {"damage_self": "{who}（自分）のライフが{n}減った"},
+    }
+
+    def changes(self, board, card, step, vals):
+        life = board.lives[board.to_move]  # only the net effect of the card's self steps
+        return self_life(card.effect, vals, life, board.game.life_cap) != life
+
+    def do(self, board, step, vals):
+        board._damage(board.to_move, vals[step.amount])
+
+
+class HealSelf(DamageSelf):
+    name = "heal_self"
+    heals = True
+    words = {
+        "en": {"heal_self": "{who} (themself) gained {n} life"},
+        "ja": {"heal_self": "{who}（自分）のライフが{n}増えた"},
+    }
+
+    def do(self, board, step, vals):
+        board._heal(board.to_move, vals[step.amount])
+
+
+class _DamageSome(Primitive):
+    """Damage to every player still in whom ``hit`` picks."""
+
+    needs_amount = True
+
+    def changes(self, board, card, step, vals):
+        return bool(vals[step.amount]) and any(board.alive)
+
+    def hit(self, board: Board) -> list[int]:
+        raise NotImplementedError
+
+    def do(self, board, step, vals):
+        amount = vals[step.amount]
+        for p in self.hit(board):
+            board._damage(p, amount)
+
+
+class DamageOthers(_DamageSome):
+    """Pasta Logic's "the opponent": every other player still in."""
+
+    name = "damage_others"
+
+    def hit(self, board):
+        return [p for p, alive in enumerate(board.alive) if alive and p != board.to_move]
+
+
+def _here(board: Board) -> set[int]:
+    """The owners of the flags on this card (none once it has left the game)."""
+    i = board.uids.index(board.this_uid) if board.this_uid in board.uids else -1
+    return {c >> OWNER_SHIFT for c in board.queues[i]} if i >= 0 else set()
+
+
+class DamageHere(_DamageSome):
+    """SURGE (Nightmare): the players with a flag on this card."""
+
+    name = "damage_here"
+
+    def hit(self, board):
+        owners = _here(board)
+        return [p for p, alive in enumerate(board.alive) if alive and p in owners]
+
+
+class DamageNotHere(_DamageSome):
+    """SURGE (Nightmare): the players without a flag on this card."""
+
+    name = "damage_not_here"
+
+    def hit(self, board):
+        owners = _here(board)
+        return [p for p, alive in enumerate(board.alive) if alive and p not in owners]
+

@@ -1,0 +1,124 @@
+"""Primitives on parameters (the numbers in braces): raise and lower, by chips (SPEC 2.5) or,
+where numbers change freely (Nightmare), by any amount, below zero too."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from .. import notation as N
+from .base import Board, Primitive, Telling
+
+if TYPE_CHECKING:
+    from ..cards import Step
+
+
+def instant_slots(board: Board) -> Iterator[tuple[int, int, int, int]]:
+    """C12: the parameters of unused instant cards the actor may choose, as
+    (seat, index, modifier, value): all of their own card's, only the first of another's."""
+    for s, held in enumerate(board.instant):
+        if held:
+            card, mods = held
+            for j in range(len(card.params) if s == board.to_move else 1):
+                yield s, j, mods[j], card.params[j] + mods[j]
+
+
+class _Shift(Primitive):
+    """Raise (``sign`` +1) or lower (-1) one parameter of each chosen target by ``amount``."""
+
+    chooses = "param"
+    needs_amount = True
+    keys = frozenset({"per_card"})
+    sign = 1
+
+    def changes(self, board, card, step, vals):
+        if board.free:  # numbers change freely: any card with a number
+            return any(board.vals)
+        return self.movable(board)
+
+    def movable(self, board: Board) -> bool:
+        raise NotImplementedError
+
+    def targets(self, board, step, vals):
+        chosen = board.chosen  # distinct parameters (C5), or distinct cards (per_card)
+        cards = list(enumerate(board.vals))
+        if step.per_card and chosen:
+            done = {p >> 8 & 0xFF for p in chosen}
+            cards = [(i, vs) for i, vs in cards if i not in done]
+        any_value = self.sign > 0 or board.free
+        params = [N.PARAM | i << 8 | j for i, vs in cards for j, v in enumerate(vs)
+                  if (any_value or v > 0) and N.PARAM | i << 8 | j not in chosen]
+        if board.inst_on:
+            params += [N.IPARAM | s << 8 | j for s, j, m, v in instant_slots(board)
+                       if self.sign > 0 or v > 0]
+        return params
+
+    def choose(self, board, step, action):
+        arg = action & 0xFFFF
+        delta = self.sign * board.cmd_vals[step.amount]
+        if action & N.KIND_MASK == N.PARAM:
+            board.chosen = board.chosen | {action}
+            board._change_param(arg >> 8, arg & 0xFF, delta)
+            return False
+        seat, index = arg >> 8, arg & 0xFF  # C12: a parameter of an unused instant card
+        card, mods = board.instant[seat]
+        mods = list(mods)
+        mods[index] = board._shift(card.params[index], mods[index], delta)
+        instant = list(board.instant)
+        instant[seat] = (card, tuple(mods))
+        board.instant = tuple(instant)
+        return False
+
+    def tell(self, t: Telling) -> tuple[str, bool]:
+        x, i = N.pair(t.action)
+        if N.kind(t.action) == N.PARAM:
+            a, b = t.before.vals[x][i], t.after.vals[x][i]
+            dst = t.card(t.before, x)
+        else:
+            held, held_after = t.before.instant[x], t.after.instant[x]
+            a, b = held[0].params[i] + held[1][i], held_after[0].params[i] + held_after[1][i]
+            dst = t.instant_card(x)
+        key = "param_same" if a == b else ("raise" if b > a else "lower")
+        return t.words[key].format(dst=dst, i=i, a=a, b=b), False
+
+
+class Raise(_Shift):
+    name = "raise"
+    words = {
+        "en": {"raise": "raised {dst}'s parameter {i} from {a} to {b}",
+               "param_same": "left {dst}'s parameter {i} at {a} (no chips left)"},
+        "ja": {"raise": "{dst}のパラメータ{i}を{a}から{b}に増やした",
+               "param_same": "{dst}のパラメータ{i}は{a}のまま（チップ切れ）"},
+        "monsters/en": {"raise": "blessed {dst}'s number {i} from {a} to {b}",
+                        "param_same": "left {dst}'s number {i} at {a} (no chips left)"},
+        "monsters/ja": {"raise": "{dst}の数値{i}を{a}から{b}に祝福した",
+                        "param_same": "{dst}の数値{i}は{a}のまま（チップ切れ）"},
+    }
+
+    def movable(self, board):
+        """An Increment chip for a number, or a Decrement chip to take back."""
+        if (board.chips[0] and any(board.vals)) or any(m < 0 for ms in board.mods for m in ms):
+            return True
+        return board.inst_on and any(board.chips[0] or m < 0
+                                     for _, _, m, _ in instant_slots(board))
+
+
+class Lower(_Shift):
+    name = "lower"
+    sign = -1
+    words = {
+        "en": {"lower": "lowered {dst}'s parameter {i} from {a} to {b}"},
+        "ja": {"lower": "{dst}のパラメータ{i}を{a}から{b}に減らした"},
+        "monsters/en": {"lower": "cursed {dst}'s number {i} from {a} to {b}"},
+        "monsters/ja": {"lower": "{dst}の数値{i}を{a}から{b}に呪った"},
+    }
+
+    def movable(self, board):
+        """A number above zero, with an Increment chip on it or a Decrement chip to spare."""
+        chips = board.chips[1]
+        for ms, vs in zip(board.mods, board.vals):
+            for m, v in zip(ms, vs):
+                if v > 0 and (m > 0 or chips):
+                    return True
+        return board.inst_on and any(v > 0 and (m > 0 or chips)
+                                     for _, _, m, v in instant_slots(board))
