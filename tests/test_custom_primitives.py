@@ -283,11 +283,9 @@ def test_custom_remove_card_takes_it_out_with_its_flags_and_c3_on_the_cursor(var
 CUT_CHIPS = card("MyPrice", '[{choose = "raise", amount = 0}, {choose = "remove_card"}]', [1])
 
 
-@pytest.mark.parametrize("variant", [SC, MON, PASTA, pytest.param(NM, marks=pytest.mark.xfail(
-    strict=True, reason="engine vs docs: the Nightmare notes have no chips (N2, docs/family.md: "
-    "'chips: none'), yet remove_card on a card whose number a raise changed returns that change "
-    "to State.chips as if it were chips (P8): chips become [1, 0] from [0, 0]"))])
+@pytest.mark.parametrize("variant", [SC, MON, PASTA, NM])
 def test_custom_remove_card_returns_its_chips_to_the_supply_p8(variant):
+    """P8; in Nightmare numbers change freely and are not chips: nothing goes back (N2)."""
     level = CHIP_LEVEL[variant]
     state = start(variant, ["MyPrice", "Alpha", "Beta"], [[0], [0]], CUT_CHIPS, level=level)
     state.apply("run")
