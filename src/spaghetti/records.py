@@ -27,6 +27,9 @@ from .errors import IllegalOptionError, RecordError, SetupError
 FORMAT = "spaghetti-record/1"
 _KEYS = {"format", "variant", "level", "players", "options", "cards", "program", "seed",
          "instant_deal", "actions", "meta", "masked_for"}
+#: How deeply a record's lists and objects may nest (a record with custom cards needs 5).
+MAX_DEPTH = 32
+TOO_DEEP = f"lists and objects nested more than {MAX_DEPTH} deep: not a record"
 
 
 def record_of(state: State, meta: dict | None = None) -> dict[str, Any]:
@@ -88,8 +91,38 @@ def dumps(state: State, meta: dict | None = None, seat: int | str = REFEREE) -> 
     return head + (', "actions": [\n' + body + "\n]}\n" if actions else ', "actions": []}\n')
 
 
+def too_deep(data: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether decoded JSON nests lists and objects more than ``limit`` deep (the top one is 1).
+    Walks without recursion, so that any depth is answered."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > limit:
+                return True
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((item, depth + 1) for item in items)
+    return False
+
+
+def decode(text: str | bytes) -> Any:
+    """A record's JSON text, decoded and checked not to nest too deeply (not yet a record:
+    :func:`parse` checks its fields); :class:`RecordError` if it is not that."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"not JSON: {exc}") from None
+    except RecursionError:  # thousands of brackets: deeper than the decoder goes
+        raise RecordError(TOO_DEEP) from None
+    if too_deep(data):
+        raise RecordError(TOO_DEEP)
+    return data
+
+
 def parse(data: Any) -> tuple[Game, list[str] | None, int | None, list[str] | None, list[str]]:
     """Check a decoded record's fields: its game, program or seed, and actions (not yet played)."""
+    if too_deep(data):  # before any message quotes a value of it
+        raise RecordError(TOO_DEEP)
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     unknown = sorted(set(data) - _KEYS)
@@ -166,8 +199,4 @@ def replay(data: Any, upto: int | None = None) -> State:
 
 def loads(text: str | bytes) -> State:
     """The state after a record given as JSON text; :class:`RecordError` names the first problem."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RecordError(f"not JSON: {exc}") from None
-    return replay(data)
+    return replay(decode(text))

@@ -6,11 +6,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
+from .. import records
 from ..core.cards import CardType
 from ..core.game import OPTIONS, option_words
 from ..custom_cards import loads as load_cards
@@ -18,7 +18,8 @@ from ..errors import RecordError, SetupError
 
 
 def read_record_data(path: str) -> Any:
-    """The decoded JSON of a record file (``-``: standard input)."""
+    """The decoded JSON of a record file (``-``: standard input), checked not to nest too
+    deeply (:func:`spaghetti.records.decode`); its fields are checked when it is replayed."""
     if path == "-":
         with click.open_file("-", "rb") as f:
             raw = f.read()
@@ -28,9 +29,9 @@ def read_record_data(path: str) -> Any:
             raw = f.read()
         name = path
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{name}: not a JSON record: {exc}") from None
+        return records.decode(raw)
+    except RecordError as exc:
+        raise RecordError(f"{name}: {exc}") from None
 
 
 # Each option's values as typed on the command line, default first.

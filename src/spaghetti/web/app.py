@@ -25,6 +25,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .. import records
 from ..ai import LEVELS
 from ..core.cards import EXTRA_CARDS, SPAGHETTI_CODE_CARDS
 from ..core.game import OPTIONS
@@ -42,14 +43,30 @@ def _error(exc: WebError) -> JSONResponse:
     return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
 
 
+DEPTH = records.MAX_DEPTH + 1  # a record, wrapped in a request ({"record": ...})
+
+
+def _decode(raw: str | bytes, not_json: str = "not JSON"):
+    """A request's or message's JSON. Lists and objects nested more than :data:`DEPTH` deep are
+    refused before anything reads them (no record is that deep)."""
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise WebError(f"{not_json}: {exc}", "malformed") from None
+    except RecursionError:  # thousands of brackets: deeper than the decoder goes
+        data = None
+    else:
+        if not records.too_deep(data, DEPTH):
+            return data
+    raise WebError(f"lists and objects nested more than {DEPTH} deep: too deep to read",
+                   "malformed")
+
+
 async def _json_body(request: Request):
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise WebError("the request is too large", "too_large", 413)
-    try:
-        return json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise WebError(f"not JSON: {exc}", "malformed") from None
+    return _decode(raw or b"{}")
 
 
 def _lang(value: str | None) -> str:
@@ -195,11 +212,8 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
     async def _handle(table, conn: Connection, text: str) -> None:
         """One message from a client. A bad one gets an error back and changes nothing."""
         try:
-            try:
-                msg = json.loads(text)
-            except json.JSONDecodeError:
-                raise WebError("a message must be JSON, e.g. {\"type\": \"play\", "
-                               "\"option\": \"run\"}", "malformed") from None
+            msg = _decode(text, "a message must be JSON, e.g. {\"type\": \"play\", "
+                                "\"option\": \"run\"}")
             if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
                 raise WebError("a message must be a JSON object with a 'type'", "malformed")
             kind = msg["type"]

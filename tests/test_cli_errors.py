@@ -1,0 +1,109 @@
+"""Every bad input to the ``spaghetti`` command is one clear line and exit status 2, never a
+traceback: records nested thousands deep, a search table larger than the machine's memory, usage
+errors, flags that conflict with ``play --load``, and a ``solve-level1`` run with nothing to do."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import spaghetti
+from spaghetti import records
+from spaghetti.cli.main import cli
+from spaghetti.errors import RecordError
+
+PROGRAM = ["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"]
+
+
+def run(*args: str, input: str | bytes | None = None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def one_line_error(result) -> str:
+    """The single error line of a failed command (after checking there is just that one)."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("spaghetti: error: "), lines[0]
+    return lines[0]
+
+
+def record_text(**fields) -> str:
+    return json.dumps({"format": "spaghetti-record/1", "variant": "spaghetti-code", "level": 1,
+                       "players": 2, "program": PROGRAM, "actions": [], **fields})
+
+
+# ------------------------------------------------------------------ deeply nested records
+
+DEEP_LIST = "[" * 5000 + "]" * 5000  # deeper than the JSON decoder goes
+DEEP_OBJECT = '{"a":' * 3000 + "1" + "}" * 3000
+# Decodable, but a field's value nested 900 deep (an error message quoting it would not end).
+DEEP_FIELD = record_text()[:-1] + ', "meta": ' + '{"a":' * 900 + "1" + "}" * 900 + "}"
+
+RECORD_COMMANDS = [["replay"], ["state"], ["legal"], ["export", "--seat", "0"], ["solve"],
+                   ["play", "--load"]]
+
+
+@pytest.mark.parametrize("text", [DEEP_LIST, DEEP_OBJECT, DEEP_FIELD],
+                         ids=["list", "object", "field"])
+@pytest.mark.parametrize("command", RECORD_COMMANDS, ids=lambda c: c[0])
+def test_a_deeply_nested_record_is_one_line_in_every_command(tmp_path, command, text):
+    path = tmp_path / "deep.json"
+    path.write_text(text, encoding="ascii")
+    args = [command[0], *command[1:], str(path)] if command[0] != "export" else \
+        [command[0], str(path), *command[1:]]
+    line = one_line_error(run(*args, input=""))
+    assert line == f"spaghetti: error: {path}: lists and objects nested more than 32 deep: " \
+                   "not a record"
+
+
+def test_a_deeply_nested_record_on_standard_input():
+    line = one_line_error(run("legal", "-", input=DEEP_LIST))
+    assert line.startswith("spaghetti: error: <stdin>: lists and objects nested more than 32")
+
+
+def test_records_refuses_deep_nesting_but_reads_a_record_with_custom_cards():
+    for text in (DEEP_LIST, DEEP_OBJECT, DEEP_FIELD):
+        with pytest.raises(RecordError, match="nested more than 32 deep"):
+            records.loads(text)
+    with pytest.raises(RecordError, match="nested more than 32 deep"):  # decoded elsewhere
+        records.replay(json.loads(DEEP_FIELD))
+    assert records.too_deep([[[]]], 2) and not records.too_deep([[[]]], 3)
+    assert not records.too_deep({"a": [1, {"b": 2}]}, 3) and records.too_deep({"a": [{}]}, 2)
+    # The deepest real record: custom cards, each with its effect steps.
+    cards = spaghetti.custom_cards.loads(open("examples/custom-cards.toml", "rb").read(), "x")
+    state = spaghetti.Game(level=1, players=2, custom_cards=cards).new_state(None, 3)
+    assert records.loads(records.dumps(state)).program == state.program
+
+
+def test_the_web_server_refuses_deep_nesting_with_a_clear_message(tmp_path):
+    from starlette.testclient import TestClient
+
+    from spaghetti.web import create_app
+    with TestClient(create_app(str(tmp_path / "games.db"), autoplay_delay=0)) as client:
+        for url in ("/api/replay", "/api/analyse", "/api/games"):
+            for text in (DEEP_LIST, DEEP_OBJECT):
+                res = client.post(url, content=text)
+                assert res.status_code == 400, (url, res.text)
+                assert res.json() == {"error": "lists and objects nested more than 33 deep: "
+                                               "too deep to read", "code": "malformed"}
+            res = client.post(url, content=DEEP_FIELD)
+            assert res.status_code == 400 and res.json()["code"] == "malformed"
+        # 33 deep: a request may be (a record in {"record": ...}); the engine refuses the record
+        text = record_text()[:-1] + ', "meta": ' + '{"a":' * 32 + "1" + "}" * 32 + "}"
+        res = client.post("/api/replay", content=text)
+        assert res.status_code == 400 and res.json() == {
+            "error": "lists and objects nested more than 32 deep: not a record",
+            "code": "bad_record"}
+        game = client.post("/api/games", json={"seats": [{"kind": "human"}] * 2}).json()
+        with client.websocket_connect(f"/ws/{game['id']}") as ws:
+            assert ws.receive_json()["type"] == "state"
+            ws.send_text(DEEP_LIST)
+            reply = ws.receive_json()
+            assert reply["type"] == "error" and reply["code"] == "malformed"
+            assert "nested more than 33 deep" in reply["message"]
+            ws.send_text(json.dumps({"type": "ping"}))  # the connection is still there
+            assert ws.receive_json() == {"type": "pong"}
