@@ -103,7 +103,7 @@ def check_invariants(state, g):
         assert state.supply[p] >= 0 and state.hand[p] >= 0
     # chips are conserved (P8: those on a removed card go back to the supply)
     chips = state.game.chips
-    free = state.game.rules.free_params  # Nightmare: numbers change freely, no chips
+    free = state.game.rules.free_numbers  # Nightmare: numbers change freely, no chips
     if not free:
         assert chips_in_play(state) == (chips, chips)
     for i, kind in enumerate(state.kinds):

@@ -517,7 +517,7 @@ def describe(before: State, option: str, lang: str = "en", by: int | None = None
         text = w["coin"].format(side=side[N.argument(action)])
     elif kind == N.ARRANGE:
         # With sequential open, A lays the cards face down: the words must not say which.
-        card = cname(after, len(before.kinds)) if not before.game.options["sequential_open"] \
+        card = cname(after, len(before.kinds)) if not before.game.option("sequential_open") \
             else ("伏せたカード" if lang == "ja" else "a face-down card")
         text = w["arrange"].format(p=p, card=card, n=len(before.kinds))
     elif kind == N.SEAT:

@@ -40,7 +40,7 @@ def record_of(state: State, meta: dict | None = None) -> dict[str, Any]:
         "variant": game.variant,
         "level": game.level,
         "players": game.players,
-        "options": {name: game.options[name] for name in game.option_names},
+        "options": dict(game.options),
     }
     if game.custom_cards:  # their definitions travel with the record
         record["cards"] = [to_data(card) for card in game.custom_cards]
@@ -67,8 +67,8 @@ def masked_record_of(state: State, seat: int | str, meta: dict | None = None) ->
                  if knows_instant(state, seat, s)}
         record["instant_deal"] = [card.name if i in known or state.is_over else None
                                   for i, card in enumerate(state.deal)]
-    if state.game.options["sequential_open"]:
-        if state.game.options["fair_first"]:  # the program is the set of cards (public)
+    if state.game.option("sequential_open"):
+        if state.game.option("fair_first"):  # the program is the set of cards (public)
             arranged = 0
             for i, action in enumerate(record["actions"]):
                 if action.startswith("arrange "):
@@ -162,7 +162,7 @@ def parse(data: Any) -> tuple[Game, list[str] | None, int | None, list[str] | No
         raise RecordError(f"seed: must be a whole number, not {seed!r}")
     deal = data.get("instant_deal")
     if deal is not None:
-        if not game.options["instant_cards"]:
+        if not game.option("instant_cards"):
             raise RecordError("instant_deal: the record's options do not have instant_cards on")
         try:
             game.instant_deal(deal)

@@ -247,12 +247,12 @@ def options_table(state: State, lang: str, width: int = 80) -> RenderableType:
 
 def expansions_text(state: State, lang: str, viewer=REFEREE) -> list[Text]:
     """Lines for the expansions in play: first player, instant cards, interrupt tokens."""
-    options = state.game.options
+    option = state.game.option
     lines = []
-    if options["fair_first"] and state.phase != "setup":
+    if option("fair_first") and state.phase != "setup":
         lines.append(Text(t("first_line", lang, p=colour(state.first, lang)),
                           style=style(state.first)))
-    if options["instant_cards"]:
+    if option("instant_cards"):
         cards = []
         for seat in range(state.players):
             held, gone = state.instant[seat], state.instant_gone[seat]
@@ -269,7 +269,7 @@ def expansions_text(state: State, lang: str, viewer=REFEREE) -> list[Text]:
                 what = t("instant.none", lang)
             cards.append(f"{colour(seat, lang)}: {what}")
         lines.append(Text(t("instant_line", lang, cards="  ·  ".join(cards))))
-    if options["interrupt"]:
+    if option("interrupt"):
         tokens = "  ".join(f"{colour(s, lang)} {n}" for s, n in enumerate(state.tokens)
                            if not state.alive[s])
         if tokens:

@@ -17,33 +17,10 @@ from functools import cached_property
 from ..errors import SetupError
 from .cards import CardType
 from .state import State
-from .variants import VARIANTS, Variant
+from .variants import OPTIONS, VARIANTS, Variant
 
 FLAGS_PER_COLOUR = 10
 
-#: Options with their allowed values; the first is the default. Base game: SPEC 2.2, 2.6, 2.7;
-#: the extra cards and the variant rule: SPEC section 3.
-OPTIONS: dict[str, tuple] = {
-    "placement_order": ("round_robin", "snake"),
-    "remove_all_winner": ("head", "tail"),
-    "stalemate": ("auto", "manual"),
-    "reverse_priority": (False, True),
-    "memory": (False, True),
-    "reverse_flips_priority": (False, True),
-    "instant_cards": (False, True),
-    "interrupt": (False, True),
-    "sequential_open": (False, True),
-    "fair_first": (False, True),
-    # Pasta Logic (SPEC section 4): the deal, and the die that keeps life (C15).
-    "setup": ("rulebook", "we-are-programmer", "life-race", "inflation", "catastrophe", "novice"),
-    "life_cap": (6, None),
-    # The Nightmare notes (SPEC section 6, C20-): bits placed per player ("auto": 6 with 2
-    # players, 5 with 3, 4 with 4 or 5), starting HP, the HP that wins, the coin flip.
-    "bits": ("auto", 2, 3, 4, 5, 6, 7, 8),
-    "start_hp": (10, 5, 8, 12, 15),
-    "win_hp": (20, 15, 25, 30, None),
-    "coin_flip": (False, True),
-}
 #: Expansions for a number of players only (SPEC section 3).
 _TWO_PLAYERS_ONLY = ("instant_cards", "fair_first")
 _THREE_OR_MORE_ONLY = ("interrupt",)
@@ -76,11 +53,13 @@ def _check_options(options: dict, rules: Variant) -> dict:
         if not any(type(value) is type(v) and value == v for v in allowed):
             shown = ", ".join(option_words(name))
             raise SetupError(f"option {name!r} cannot be {value!r}; it is one of: {shown}")
-        if name not in rules.options and value != allowed[0]:
-            raise SetupError(f"option {name!r} does not apply to {rules.title}; its options "
-                             f"are: {', '.join(rules.options)}")
+        if name not in rules.options:
+            if value != allowed[0]:
+                raise SetupError(f"option {name!r} does not apply to {rules.title}; its "
+                                 f"options are: {', '.join(rules.options)}")
+            continue  # (its default: the rule is not in this game either way)
         checked[name] = value
-    return {name: checked.get(name, values[0]) for name, values in OPTIONS.items()}
+    return {name: checked.get(name, values[0]) for name, values in rules.options.items()}
 
 
 def _check_custom(cards, rules: Variant) -> tuple[CardType, ...]:
@@ -126,12 +105,17 @@ class Game:
             raise SetupError(f"players must be {count} in {rules.title}, not {self.players!r}")
         object.__setattr__(self, "options", _check_options(dict(self.options), rules))
         for name in _TWO_PLAYERS_ONLY:
-            if self.options[name] and self.players != 2:
+            if self.option(name) and self.players != 2:
                 raise SetupError(f"option {name} is for 2 players, not {self.players}")
         for name in _THREE_OR_MORE_ONLY:
-            if self.options[name] and self.players < 3:
+            if self.option(name) and self.players < 3:
                 raise SetupError(f"option {name} is for 3 to 5 players, not {self.players}")
         object.__setattr__(self, "custom_cards", _check_custom(self.custom_cards, rules))
+
+    def option(self, name: str):
+        """The value of a rule option, or None where this game has no such option (its rule is
+        not in the game)."""
+        return self.options.get(name)
 
     def __deepcopy__(self, memo) -> Game:
         return self  # immutable: a copied state keeps its game (and its cards' identities)
@@ -153,12 +137,12 @@ class Game:
     @property
     def setup(self):
         """The named setup in force (Pasta Logic's option ``setup``), or None."""
-        return self.rules.setups.get(self.options["setup"])
+        return self.rules.setups.get(self.option("setup"))
 
     @property
     def option_names(self) -> tuple[str, ...]:
         """The rule options that apply to this game (records and views list these)."""
-        return self.rules.options
+        return tuple(self.rules.options)
 
     @property
     def flags_placed(self) -> int:
@@ -166,7 +150,7 @@ class Game:
         if setup and setup.flags:
             return setup.flags
         if self.rules.placed_by_players:  # Nightmare: by the number of players, or option
-            bits = self.options["bits"]
+            bits = self.option("bits")
             return self.rules.placed_by_players[self.players] if bits == "auto" else int(bits)
         return self.rules.placed[self.level]
 
@@ -179,24 +163,24 @@ class Game:
         setup = self.setup
         if setup and setup.life:
             return setup.life
-        if "start_hp" in self.rules.options:
-            return int(self.options["start_hp"])
+        if self.option("start_hp") is not None:
+            return int(self.option("start_hp"))
         return self.rules.life
 
     @property
     def win_life(self) -> int | None:
         """The life that wins the game at once (Nightmare: "HP 20: win"), or None."""
-        value = self.options["win_hp"] if "win_hp" in self.rules.options else None
+        value = self.option("win_hp")
         return None if value is None else int(value)
 
     @property
     def life_cap(self) -> int | None:
         """The highest a life can rise: Pasta Logic keeps life on a die (C15, option
         ``life_cap``, None: no limit); elsewhere the starting life."""
-        if "life_cap" in self.rules.options:
+        if "life_cap" in self.options:
             cap = self.options["life_cap"]
             return None if cap is None else int(cap)
-        return None if self.rules.free_params else self.life
+        return self.life if self.rules.heal_capped else None
 
     @property
     def chips(self) -> int:
@@ -209,13 +193,13 @@ class Game:
         then the custom cards."""
         rules = self.rules
         return tuple(c for c in rules.cards if c.level <= self.level) + tuple(
-            card for option, card in rules.extra.items() if self.options[option]) + \
+            card for option, card in rules.extra.items() if self.option(option)) + \
             self.custom_cards
 
     @property
     def hidden_information(self) -> bool:
         """Does this game hide anything from the players (instant cards, sequential open)?"""
-        return bool(self.options["instant_cards"] or self.options["sequential_open"])
+        return bool(self.option("instant_cards") or self.option("sequential_open"))
 
     @cached_property
     def calls(self) -> bool:
@@ -238,7 +222,7 @@ class Game:
     def placement_order(self) -> tuple[int, ...]:
         """The seat of each placement in turn (SPEC 2.2, option ``placement_order``)."""
         order = list(range(self.players))
-        if self.options["placement_order"] == "snake":
+        if self.option("placement_order") == "snake":
             order = order + order[::-1]
         rounds = -(-self.flags_placed * self.players // len(order))
         return tuple((order * rounds)[: self.flags_placed * self.players])
@@ -303,7 +287,7 @@ class Game:
             raise SetupError(f"the program has {len(cards)} cards; level {self.level} needs at "
                              f"least {self.flags_placed}, one for each flag a player places")
         instants: list[CardType] = []
-        if self.options["instant_cards"]:
+        if self.option("instant_cards"):
             if deal is None:
                 deal = self.shuffled_deal(0 if seed is None else seed)
             instants = self.instant_deal(deal)

@@ -118,18 +118,18 @@ class State:
         self.seen: set = set()
         self.repeated = False
         self.history: list[int] = []
-        self.auto_stalemate = game.options["stalemate"] == "auto"
+        self.auto_stalemate = game.option("stalemate") == "auto"
         self.derived = False
         self.is_over = False  # True once the game has ended
         self.progressed = False  # an irreversible change since the last elimination check
         # Expansions (SPEC section 3). Without them, visits take a faster path.
-        options = game.options
-        self.rp_on = options["reverse_priority"]
-        self.memory_on = options["memory"]
-        self.flip = options["reverse_flips_priority"]
-        self.inst_on = options["instant_cards"]
-        self.intr_on = options["interrupt"]
-        self.seq_open = options["sequential_open"]
+        option = game.option
+        self.rp_on = bool(option("reverse_priority"))
+        self.memory_on = bool(option("memory"))
+        self.flip = bool(option("reverse_flips_priority"))
+        self.inst_on = bool(option("instant_cards"))
+        self.intr_on = bool(option("interrupt"))
+        self.seq_open = bool(option("sequential_open"))
         # Interrupt needs to see every advance; instant cards are part of the position (C9).
         # Pasta Logic: chips leave with the cursor (C17), and Subroutine's calls (C16).
         self.temp_chips = game.rules.temporary_chips
@@ -138,7 +138,7 @@ class State:
         # The expansions that see every arrival or advance take the expanded visit path.
         # The Nightmare notes' coin flip: at each visit of a card with two flags or more, a
         # chance event decides whether the queue is walked from the head or from the tail.
-        self.coin_on = options["coin_flip"]
+        self.coin_on = bool(option("coin_flip"))
         self.coin_due = False
         self.tail_first = False
         self.plain = not (self.rp_on or self.memory_on or self.flip or self.intr_on
@@ -151,7 +151,7 @@ class State:
         self.jumps: tuple = ()
         self.run_dir = 1
         self.copied = _NONE_COPIED
-        self.free = game.rules.free_params
+        self.free = game.rules.free_numbers
         self.win = game.win_life
         self.simple_key = self.plain and not (self.inst_on or game.calls or game.delays)
         self.trail: tuple = (None, None)  # C11: the cards of the two arrivals before this one
@@ -175,7 +175,7 @@ class State:
         self.interrupters: tuple[int, ...] = ()  # eliminated seats still to answer this advance
         self.drawn: tuple[int, ...] = ()  # face-down instant cards taken so far, by index
         self.to_arrange: tuple[CardType, ...] = ()
-        if options["fair_first"]:  # A (seat 0) lays out the program card by card
+        if option("fair_first"):  # A (seat 0) lays out the program card by card
             self.to_arrange = tuple(cards)
             for name in ("kinds", "mods", "vals", "queues", "uids"):
                 setattr(self, name, [])
@@ -329,7 +329,7 @@ class State:
             return new
         if self.inst_on and self.deal:
             new._redeal_instants(seat, rng)
-        if self.seq_open and not (self.game.options["fair_first"] and seat == 0):
+        if self.seq_open and not (self.game.option("fair_first") and seat == 0):
             new._redeal_face_down(rng)
         return new
 
@@ -1286,7 +1286,7 @@ class State:
         after any other command, the actor."""
         queue = self.removed_queue
         if queue:
-            order = queue if self.game.options["remove_all_winner"] == "head" else queue[::-1]
+            order = queue[::-1] if self.game.option("remove_all_winner") == "tail" else queue
             for code in order:
                 if code >> OWNER_SHIFT in before:
                     return code >> OWNER_SHIFT

@@ -13,10 +13,34 @@ from dataclasses import dataclass, field
 from . import monsters, nightmare, pasta
 from .cards import EXTRA_CARDS, INSTANT_CARDS, SPAGHETTI_CODE_CARDS, CardType
 
+# Rule options with their allowed values; the first is the default. Each game names its own.
+#: The base game's (SPEC 2.2, 2.6, 2.7), which every game of the family shares but the second.
+PLACEMENT_ORDER = {"placement_order": ("round_robin", "snake")}
+REMOVE_ALL_WINNER = {"remove_all_winner": ("head", "tail")}
+STALEMATE = {"stalemate": ("auto", "manual")}
+#: The extra cards and the variant rule (SPEC section 3).
+EXTRA_OPTIONS = {"reverse_priority": (False, True), "memory": (False, True),
+                 "reverse_flips_priority": (False, True)}
+#: The expansions' (SPEC section 3): the instant cards and the fair first player for two
+#: players, interrupt for three or more, sequential open.
+INSTANT_OPTION = {"instant_cards": (False, True)}
+INTERRUPT = {"interrupt": (False, True)}
+OPENING = {"sequential_open": (False, True), "fair_first": (False, True)}
 #: The options of Spaghetti Code and its expansions (SPEC sections 2 and 3).
-SPAGHETTI_OPTIONS = ("placement_order", "remove_all_winner", "stalemate", "reverse_priority",
-                     "memory", "reverse_flips_priority", "instant_cards", "interrupt",
-                     "sequential_open", "fair_first")
+SPAGHETTI_OPTIONS = {**PLACEMENT_ORDER, **REMOVE_ALL_WINNER, **STALEMATE, **EXTRA_OPTIONS,
+                     **INSTANT_OPTION, **INTERRUPT, **OPENING}
+#: Pasta Logic (SPEC section 4): the deal, and the die that keeps life (C15).
+PASTA_OPTIONS = {**PLACEMENT_ORDER, **STALEMATE, **OPENING,
+                 "setup": ("rulebook", "we-are-programmer", "life-race", "inflation",
+                           "catastrophe", "novice"),
+                 "life_cap": (6, None)}
+#: The Nightmare notes (SPEC section 6, C20-): bits placed per player ("auto": 6 with 2
+#: players, 5 with 3, 4 with 4 or 5), starting HP, the HP that wins, the coin flip.
+NIGHTMARE_OPTIONS = {**PLACEMENT_ORDER, **STALEMATE,
+                     "bits": ("auto", 2, 3, 4, 5, 6, 7, 8),
+                     "start_hp": (10, 5, 8, 12, 15),
+                     "win_hp": (20, 15, 25, 30, None),
+                     "coin_flip": (False, True)}
 
 
 @dataclass(frozen=True)
@@ -48,7 +72,8 @@ class Variant:
     # C9 (4): the head flag that breaks the last tie is looked for from the cursor in its
     # direction (Spaghetti Code), or from the start of the row (Spaghetti Monsters).
     tiebreak_from_start: bool = False
-    options: tuple[str, ...] = SPAGHETTI_OPTIONS  # the rule options that apply
+    # The rule options of this game, each with its allowed values, the default first.
+    options: dict[str, tuple] = field(default_factory=lambda: dict(SPAGHETTI_OPTIONS))
     chips_from_level: int = 3
     # Pasta Logic: the program is these BASIC cards and `drawn` others at random (SPEC 4), or a
     # named setup (option "setup").
@@ -58,11 +83,12 @@ class Variant:
     temporary_chips: bool = False  # C17: chips leave a card when the cursor does
     draws: bool = False  # C18: everyone out at once is a draw (no head-flag rule)
     # The Nightmare notes: flags per player by the number of players, flags may stack at
-    # placement, numbers change freely (no chips, below zero too), and a life reaching a
-    # height wins (options "bits", "start_hp", "win_hp").
+    # placement, numbers change freely (no chips, below zero too: N2), a heal has no ceiling,
+    # and a life reaching a height wins (options "bits", "start_hp", "win_hp").
     placed_by_players: dict[int, int] = field(default_factory=dict)
     stacking: bool = False
-    free_params: bool = False
+    free_numbers: bool = False
+    heal_capped: bool = True  # a heal stops at the starting life
 
     @property
     def levels(self) -> tuple[int, ...]:
@@ -89,8 +115,7 @@ SPAGHETTI_MONSTERS = Variant(
 PASTA_LOGIC = Variant(
     "pasta-logic", "Pasta Logic", "パスタロジック",
     cards=pasta.PASTA_CARDS, placed={1: 5}, players=(2,), life=5, chips=2, chips_from_level=1,
-    options=("placement_order", "stalemate", "sequential_open", "fair_first", "setup",
-             "life_cap"),
+    options=PASTA_OPTIONS,
     basic=pasta.BASIC, drawn=5, temporary_chips=True, draws=True,
     # The rulebook's deal, and the named setups of the designer's own program of this game.
     setups={
@@ -110,9 +135,14 @@ PASTA_LOGIC = Variant(
 NIGHTMARE = Variant(
     "nightmare", "Nightmare", "ナイトメア", cards=nightmare.NIGHTMARE_CARDS, placed={1: 6},
     life=10, chips=0, chips_from_level=1, vocabulary="nightmare",
-    options=("placement_order", "stalemate", "bits", "start_hp", "win_hp", "coin_flip"),
-    placed_by_players={2: 6, 3: 5, 4: 4, 5: 4}, stacking=True, free_params=True)
+    options=NIGHTMARE_OPTIONS, placed_by_players={2: 6, 3: 5, 4: 4, 5: 4}, stacking=True,
+    free_numbers=True, heal_capped=False)
 
 #: Every variant by its record name.
 VARIANTS: dict[str, Variant] = {v.name: v for v in (SPAGHETTI_CODE, SPAGHETTI_MONSTERS,
                                                      PASTA_LOGIC, NIGHTMARE)}
+
+#: Every rule option of the family with its allowed values (the same wherever a game has it):
+#: the catalogue interfaces list; a game takes only its own (``Variant.options``).
+OPTIONS: dict[str, tuple] = {name: values for v in VARIANTS.values()
+                             for name, values in v.options.items()}

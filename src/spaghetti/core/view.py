@@ -34,7 +34,7 @@ def knows_card(state: State, viewer, index: int) -> bool:
     sequential open are known only once opened, or to the player who arranged them (fair first
     player, seat 0), or to everyone once the game is over."""
     return (viewer == REFEREE or state.is_over or index < state.opened
-            or (bool(state.game.options["fair_first"]) and viewer == 0))
+            or (bool(state.game.option("fair_first")) and viewer == 0))
 
 
 def knows_instant(state: State, viewer, seat: int) -> bool:
@@ -48,7 +48,7 @@ def knows_instant(state: State, viewer, seat: int) -> bool:
 def _instant(state: State, viewer) -> list[dict] | None:
     """Each seat's instant card: its status (none, held, used, discarded) and, if the viewer may
     know it, its kind, values and chips."""
-    if not state.game.options["instant_cards"]:
+    if not state.game.option("instant_cards"):
         return None
     taken = {seat: index for index, seat in state.drawn_by().items()}
     shown = []
@@ -105,22 +105,22 @@ def view(state: State, seat: int | str = REFEREE) -> dict:
         })
     over = state.is_over
     sees_legal = seat == REFEREE or seat == state.to_move
-    options = game.options
-    if options["fair_first"] and state.phase == "setup" and state.to_arrange:
+    option = game.option
+    if option("fair_first") and state.phase == "setup" and state.to_arrange:
         left = [c.name for c in state.to_arrange]
-        arrange = {"left": left if seat in (REFEREE, 0) or not options["sequential_open"]
+        arrange = {"left": left if seat in (REFEREE, 0) or not option("sequential_open")
                    else None, "count": len(left)}
     else:
         arrange = None
     drawn = state.drawn
     third = None
-    if options["instant_cards"] and len(drawn) == 2 and (seat == REFEREE or over):
+    if option("instant_cards") and len(drawn) == 2 and (seat == REFEREE or over):
         third = state.deal[3 - sum(drawn)].name
     return {
         "variant": game.variant,
         "level": game.level,
         "players": game.players,
-        "options": {name: game.options[name] for name in game.option_names},
+        "options": dict(game.options),
         "viewer": seat,
         "phase": state.phase,
         "program": program,
@@ -143,14 +143,14 @@ def view(state: State, seat: int | str = REFEREE) -> dict:
         "legal": state.legal() if sees_legal else [],
         # The expansions (SPEC section 3); null when their option is off.
         "first": state.first,
-        "opened": state.opened if options["sequential_open"] else None,
+        "opened": state.opened if option("sequential_open") else None,
         "arrange": arrange,
         "instant": _instant(state, seat),
         "face_down": ([i for i in range(len(state.deal)) if i not in drawn]
-                      if options["instant_cards"] and state.phase == "setup" else None),
+                      if option("instant_cards") and state.phase == "setup" else None),
         "third_instant": third,
-        "tokens": list(state.tokens) if options["interrupt"] else None,
-        "interrupters": list(state.interrupters) if options["interrupt"] else None,
+        "tokens": list(state.tokens) if option("interrupt") else None,
+        "interrupters": list(state.interrupters) if option("interrupt") else None,
         # The Nightmare notes: the coin flip's outcomes (a chance event, nobody's choice),
         # flags on their way (seat, card) that arrive when the cursor moves, JUMP's fixed
         # destinations (JUMP card, destination).

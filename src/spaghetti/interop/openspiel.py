@@ -128,7 +128,7 @@ class SpaghettiGame(pyspiel.Game):
             raise SetupError("the OpenSpiel adapter plays games of perfect information: "
                              "no instant cards, no sequential open")
         chance = self.game_type is _CHANCE_TYPE
-        if rules.options["coin_flip"] and not chance:
+        if rules.option("coin_flip") and not chance:
             raise SetupError(f"the coin flip makes a game of chance: load {CHANCE_NAME!r}")
         info = pyspiel.GameInfo(num_distinct_actions=NUM_ACTIONS,
                                 max_chance_outcomes=2 if chance else 0, num_players=2,
