@@ -107,3 +107,79 @@ def test_the_web_server_refuses_deep_nesting_with_a_clear_message(tmp_path):
             assert "nested more than 33 deep" in reply["message"]
             ws.send_text(json.dumps({"type": "ping"}))  # the connection is still there
             assert ws.receive_json() == {"type": "pong"}
+
+
+# ------------------------------------------------------------------ the solver's table size
+
+def played_record(tmp_path, moves: int = 10) -> str:
+    """A level-1 record after placement and a couple of turns (solved in a moment)."""
+    state = spaghetti.new_game(1, 2, program=PROGRAM)
+    for _ in range(moves):
+        state.apply(state.legal()[0])
+    path = tmp_path / "game.json"
+    path.write_text(records.dumps(state), encoding="utf-8")
+    return str(path)
+
+
+def test_available_memory_is_known_on_this_machine():
+    from spaghetti.cli.common import available_mb
+    assert available_mb() is not None and available_mb() > 0
+
+
+def test_solve_refuses_a_table_larger_than_the_memory_in_one_line(tmp_path):
+    line = one_line_error(run("solve", played_record(tmp_path), "--table-mb", str(10 ** 9)))
+    assert line.startswith(f"spaghetti: error: --table-mb {10 ** 9}: more than the ")
+    assert line.endswith(" MB of memory this machine has available; give a smaller --table-mb")
+
+
+def test_solve_checks_the_table_against_what_is_available(tmp_path, monkeypatch):
+    from spaghetti.cli import common
+    monkeypatch.setattr(common, "available_mb", lambda: 500)
+    path = played_record(tmp_path)
+    assert one_line_error(run("solve", path, "--table-mb", "600")) == (
+        "spaghetti: error: --table-mb 600: more than the 500 MB of memory this machine has "
+        "available; give a smaller --table-mb")
+    ok = run("solve", path, "--table-mb", "64")
+    assert ok.exit_code == 0, ok.output
+    assert "winner under perfect play" in ok.stdout
+    ok = run("solve", path)  # the default is not refused: it is only allocated as needed
+    assert ok.exit_code == 0, ok.output
+
+
+def test_solve_out_of_memory_anyway_is_one_line(tmp_path, monkeypatch):
+    from spaghetti.solver import api
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(api, "solve", no_memory)
+    assert one_line_error(run("solve", played_record(tmp_path))) == (
+        "spaghetti: error: not enough memory to solve this position with --table-mb 1024; "
+        "give a smaller --table-mb")
+
+
+def _quick_solve_one(program, time_limit=None, table_mb=None, tables=None):
+    """A stand-in for level1.solve_one that pool workers can unpickle."""
+    from spaghetti.solver import level1
+    return {"program": level1.program_id(program), "status": "solved", "winner": 0,
+            "seconds": 0.0, "nodes": 1, "line": ["place 0"]}
+
+
+def test_solve_level1_checks_the_tables_of_all_its_workers(tmp_path, monkeypatch):
+    from spaghetti.cli import common
+    from spaghetti.solver import level1
+    monkeypatch.setattr(common, "available_mb", lambda: 500)
+    monkeypatch.setattr(level1, "solve_one", _quick_solve_one)  # forked workers inherit it
+    out = str(tmp_path / "level1.json")
+    line = one_line_error(run("solve-level1", "--output", out, "--workers", "3",
+                              "--table-mb", "200"))
+    assert line == ("spaghetti: error: --table-mb 200 for each of 3 workers (600 MB): more than "
+                    "the 500 MB of memory this machine has available; give a smaller --table-mb "
+                    "or fewer --workers")
+    assert not (tmp_path / "level1.json").exists()  # refused before any work
+    # Two programs: two tables at once, which fit.
+    two = [",".join(PROGRAM), ",".join(reversed(PROGRAM))]
+    ok = run("solve-level1", "--output", out, "--workers", "3", "--table-mb", "200",
+             "--program", two[0], "--program", two[1])
+    assert ok.exit_code == 0, ok.output
+    assert set(level1.load(out)["results"]) == set(two)
