@@ -183,3 +183,50 @@ def test_solve_level1_checks_the_tables_of_all_its_workers(tmp_path, monkeypatch
              "--program", two[0], "--program", two[1])
     assert ok.exit_code == 0, ok.output
     assert set(level1.load(out)["results"]) == set(two)
+
+
+# ------------------------------------------------------------------ usage errors
+
+@pytest.mark.parametrize("args, line", [
+    (["play", "--foo"],
+     "no such option '--foo'. Did you mean '--option'? (see 'spaghetti play --help')"),
+    (["replay"], "missing argument 'FILE' (see 'spaghetti replay --help')"),
+    (["play", "--level", "7"],
+     "invalid value for '--level': 7 is not in the range 1<=x<=3 (see 'spaghetti play --help')"),
+    (["play", "--lang", "xx"],
+     "invalid value for '--lang': 'xx' is not one of 'en', 'ja' (see 'spaghetti play --help')"),
+    (["play", "--level"], "option '--level' requires an argument (see 'spaghetti play --help')"),
+    (["arena", "--games", "many"],
+     "invalid value for '--games': 'many' is not a valid integer range "
+     "(see 'spaghetti arena --help')"),
+    (["solve-level1", "--program", "Bug"],
+     "invalid value for --program: 'Bug' is not a level-1 program: give the five cards AddFlag, "
+     "MoveFlag, RemoveFlag, Bug, ForkBomb in some order, separated by commas "
+     "(see 'spaghetti solve-level1 --help')"),
+    (["nosuch"], "no such command 'nosuch' (see 'spaghetti --help')"),
+    (["--nope"], "no such option '--nope' (see 'spaghetti --help')"),
+])
+def test_a_usage_error_is_one_line_naming_the_help(args, line):
+    result = run(*args)
+    assert one_line_error(result) == f"spaghetti: error: {line}"
+    assert "Usage:" not in result.output
+
+
+def test_help_keeps_the_full_usage():
+    result = run("play", "--help")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage: spaghetti play [OPTIONS]")
+    assert "--level" in result.stdout and "Examples:" in result.stdout
+    result = run()  # no command at all: the help, as before
+    assert result.output.startswith("Usage: spaghetti [OPTIONS] COMMAND [ARGS]...")
+    assert "Commands:" in result.output
+
+
+def test_a_usage_error_is_one_line_from_the_installed_command():
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "spaghetti", "legal", "--seat", "1"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("spaghetti: error: no such option '--seat' (see 'spaghetti legal "
+                           "--help')\n")
