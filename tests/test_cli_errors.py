@@ -230,3 +230,39 @@ def test_a_usage_error_is_one_line_from_the_installed_command():
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == ("spaghetti: error: no such option '--seat' (see 'spaghetti legal "
                            "--help')\n")
+
+
+# ------------------------------------------------------------------ play --load and setup flags
+
+@pytest.mark.parametrize("flags, line", [
+    (["--level", "3"], "--level: a loaded record carries its own level; give --load or --level"),
+    (["--level", "1"], "--level: a loaded record carries its own level; give --load or --level"),
+    (["--players", "4"],
+     "--players: a loaded record carries its own players; give --load or --players"),
+    (["--game", "pasta-logic"],
+     "--game: a loaded record carries its own game; give --load or --game"),
+    (["--program", ",".join(PROGRAM)],
+     "--program: a loaded record carries its own program; give --load or --program"),
+    (["--option", "stalemate=manual"],
+     "--option: a loaded record carries its own options; give --load or --option"),
+    (["--cards", "examples/custom-cards.toml"],
+     "--cards: a loaded record carries its own cards; give --load or --cards"),
+    (["--level", "2", "--players", "3", "--option", "memory=on"],
+     "--level, --players, --option: a loaded record carries its own level, players and "
+     "options; give --load or these flags"),
+])
+def test_play_load_refuses_the_flags_that_set_up_a_game(tmp_path, flags, line):
+    path = tmp_path / "game.json"
+    path.write_text(record_text(), encoding="utf-8")
+    result = run("play", "--load", str(path), *flags, input="1\n" * 50)
+    assert one_line_error(result) == f"spaghetti: error: {line}"
+    assert result.stdout == ""  # refused before the game started
+
+
+def test_play_load_still_takes_the_flags_of_the_session(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(record_text(), encoding="utf-8")
+    result = run("play", "--load", str(path), "--vs", "random", "--seed", "2", "--seat", "1",
+                 "--lang", "ja", input="1\n" * 400)
+    assert result.exit_code == 0, result.output
+    assert "勝" in result.stdout  # a whole game in Japanese, seat 1 against the computer

@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 import click
+from click.core import ParameterSource
 from click.exceptions import NoArgsIsHelpError
 from rich.console import Console
 
@@ -139,6 +140,27 @@ _game_option = click.option(
         f"{name}: {v.title} ({v.title_ja})" for name, v in VARIANTS.items()) + ".")
 
 
+# What a record carries, so that `play --load` refuses the flags that would set it up otherwise:
+# each parameter's flag and what it sets.
+_SETUP_FLAGS = {"variant": ("--game", "game"), "level": ("--level", "level"),
+                "players": ("--players", "players"), "program": ("--program", "program"),
+                "rule_options": ("--option", "options"), "cards_path": ("--cards", "cards")}
+
+
+def _refuse_setup_with_load(ctx: click.Context) -> None:
+    """``play --load`` with a flag that sets up a new game (``--level 3``): refuse, naming
+    them, rather than play the record and quietly ignore them."""
+    given = [flag for name, flag in _SETUP_FLAGS.items()
+             if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)]
+    if given:
+        flags = ", ".join(flag for flag, _ in given)
+        what = [setting for _, setting in given]
+        what_text = what[0] if len(what) == 1 else ", ".join(what[:-1]) + " and " + what[-1]
+        either = flags if len(given) == 1 else "these flags"
+        raise SetupError(f"{flags}: a loaded record carries its own {what_text}; give --load or "
+                         f"{either}")
+
+
 @cli.command()
 @_game_option
 @click.option("--level", type=click.IntRange(1, 3), default=1, show_default=True,
@@ -163,7 +185,8 @@ _game_option = click.option(
               help="Keep the game record in FILE, written after every move.")
 @click.option("--load", "load_path", type=click.Path(dir_okay=False),
               default=None,
-              help="Continue the game recorded in FILE (its level, players, program and options).")
+              help="Continue the game recorded in FILE (its game, level, players, program, "
+                   "options and cards: the flags that set those go without --load).")
 @click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.toml", help=_CARDS_HELP)
 @click.option("--move-clock", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
@@ -196,9 +219,8 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
     shown_seed = None  # the seed in the header, when it dealt the program
     if load_path == "-":
         raise SetupError("--load cannot read standard input: play reads your moves from it")
-    if load_path is not None and cards_path is not None:
-        raise SetupError("--cards: a loaded record carries its own cards; give --load or --cards")
     if load_path is not None:
+        _refuse_setup_with_load(click.get_current_context())
         state = records.replay(read_record_data(load_path))
         players = state.players
     else:
