@@ -107,3 +107,162 @@ def test_the_web_server_refuses_deep_nesting_with_a_clear_message(tmp_path):
             assert "nested more than 33 deep" in reply["message"]
             ws.send_text(json.dumps({"type": "ping"}))  # the connection is still there
             assert ws.receive_json() == {"type": "pong"}
+
+
+# ------------------------------------------------------------------ the solver's table size
+
+def played_record(tmp_path, moves: int = 10) -> str:
+    """A level-1 record after placement and a couple of turns (solved in a moment)."""
+    state = spaghetti.new_game(1, 2, program=PROGRAM)
+    for _ in range(moves):
+        state.apply(state.legal()[0])
+    path = tmp_path / "game.json"
+    path.write_text(records.dumps(state), encoding="utf-8")
+    return str(path)
+
+
+def test_available_memory_is_known_on_this_machine():
+    from spaghetti.cli.common import available_mb
+    assert available_mb() is not None and available_mb() > 0
+
+
+def test_solve_refuses_a_table_larger_than_the_memory_in_one_line(tmp_path):
+    line = one_line_error(run("solve", played_record(tmp_path), "--table-mb", str(10 ** 9)))
+    assert line.startswith(f"spaghetti: error: --table-mb {10 ** 9}: more than the ")
+    assert line.endswith(" MB of memory this machine has available; give a smaller --table-mb")
+
+
+def test_solve_checks_the_table_against_what_is_available(tmp_path, monkeypatch):
+    from spaghetti.cli import common
+    monkeypatch.setattr(common, "available_mb", lambda: 500)
+    path = played_record(tmp_path)
+    assert one_line_error(run("solve", path, "--table-mb", "600")) == (
+        "spaghetti: error: --table-mb 600: more than the 500 MB of memory this machine has "
+        "available; give a smaller --table-mb")
+    ok = run("solve", path, "--table-mb", "64")
+    assert ok.exit_code == 0, ok.output
+    assert "winner under perfect play" in ok.stdout
+    ok = run("solve", path)  # the default is not refused: it is only allocated as needed
+    assert ok.exit_code == 0, ok.output
+
+
+def test_solve_out_of_memory_anyway_is_one_line(tmp_path, monkeypatch):
+    from spaghetti.solver import api
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(api, "solve", no_memory)
+    assert one_line_error(run("solve", played_record(tmp_path))) == (
+        "spaghetti: error: not enough memory to solve this position with --table-mb 1024; "
+        "give a smaller --table-mb")
+
+
+def _quick_solve_one(program, time_limit=None, table_mb=None, tables=None):
+    """A stand-in for level1.solve_one that pool workers can unpickle."""
+    from spaghetti.solver import level1
+    return {"program": level1.program_id(program), "status": "solved", "winner": 0,
+            "seconds": 0.0, "nodes": 1, "line": ["place 0"]}
+
+
+def test_solve_level1_checks_the_tables_of_all_its_workers(tmp_path, monkeypatch):
+    from spaghetti.cli import common
+    from spaghetti.solver import level1
+    monkeypatch.setattr(common, "available_mb", lambda: 500)
+    monkeypatch.setattr(level1, "solve_one", _quick_solve_one)  # forked workers inherit it
+    out = str(tmp_path / "level1.json")
+    line = one_line_error(run("solve-level1", "--output", out, "--workers", "3",
+                              "--table-mb", "200"))
+    assert line == ("spaghetti: error: --table-mb 200 for each of 3 workers (600 MB): more than "
+                    "the 500 MB of memory this machine has available; give a smaller --table-mb "
+                    "or fewer --workers")
+    assert not (tmp_path / "level1.json").exists()  # refused before any work
+    # Two programs: two tables at once, which fit.
+    two = [",".join(PROGRAM), ",".join(reversed(PROGRAM))]
+    ok = run("solve-level1", "--output", out, "--workers", "3", "--table-mb", "200",
+             "--program", two[0], "--program", two[1])
+    assert ok.exit_code == 0, ok.output
+    assert set(level1.load(out)["results"]) == set(two)
+
+
+# ------------------------------------------------------------------ usage errors
+
+@pytest.mark.parametrize("args, line", [
+    (["play", "--foo"],
+     "no such option '--foo'. Did you mean '--option'? (see 'spaghetti play --help')"),
+    (["replay"], "missing argument 'FILE' (see 'spaghetti replay --help')"),
+    (["play", "--level", "7"],
+     "invalid value for '--level': 7 is not in the range 1<=x<=3 (see 'spaghetti play --help')"),
+    (["play", "--lang", "xx"],
+     "invalid value for '--lang': 'xx' is not one of 'en', 'ja' (see 'spaghetti play --help')"),
+    (["play", "--level"], "option '--level' requires an argument (see 'spaghetti play --help')"),
+    (["arena", "--games", "many"],
+     "invalid value for '--games': 'many' is not a valid integer range "
+     "(see 'spaghetti arena --help')"),
+    (["solve-level1", "--program", "Bug"],
+     "invalid value for --program: 'Bug' is not a level-1 program: give the five cards AddFlag, "
+     "MoveFlag, RemoveFlag, Bug, ForkBomb in some order, separated by commas "
+     "(see 'spaghetti solve-level1 --help')"),
+    (["nosuch"], "no such command 'nosuch' (see 'spaghetti --help')"),
+    (["--nope"], "no such option '--nope' (see 'spaghetti --help')"),
+])
+def test_a_usage_error_is_one_line_naming_the_help(args, line):
+    result = run(*args)
+    assert one_line_error(result) == f"spaghetti: error: {line}"
+    assert "Usage:" not in result.output
+
+
+def test_help_keeps_the_full_usage():
+    result = run("play", "--help")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage: spaghetti play [OPTIONS]")
+    assert "--level" in result.stdout and "Examples:" in result.stdout
+    result = run()  # no command at all: the help, as before
+    assert result.output.startswith("Usage: spaghetti [OPTIONS] COMMAND [ARGS]...")
+    assert "Commands:" in result.output
+
+
+def test_a_usage_error_is_one_line_from_the_installed_command():
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "spaghetti", "legal", "--seat", "1"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("spaghetti: error: no such option '--seat' (see 'spaghetti legal "
+                           "--help')\n")
+
+
+# ------------------------------------------------------------------ play --load and setup flags
+
+@pytest.mark.parametrize("flags, line", [
+    (["--level", "3"], "--level: a loaded record carries its own level; give --load or --level"),
+    (["--level", "1"], "--level: a loaded record carries its own level; give --load or --level"),
+    (["--players", "4"],
+     "--players: a loaded record carries its own players; give --load or --players"),
+    (["--game", "pasta-logic"],
+     "--game: a loaded record carries its own game; give --load or --game"),
+    (["--program", ",".join(PROGRAM)],
+     "--program: a loaded record carries its own program; give --load or --program"),
+    (["--option", "stalemate=manual"],
+     "--option: a loaded record carries its own options; give --load or --option"),
+    (["--cards", "examples/custom-cards.toml"],
+     "--cards: a loaded record carries its own cards; give --load or --cards"),
+    (["--level", "2", "--players", "3", "--option", "memory=on"],
+     "--level, --players, --option: a loaded record carries its own level, players and "
+     "options; give --load or these flags"),
+])
+def test_play_load_refuses_the_flags_that_set_up_a_game(tmp_path, flags, line):
+    path = tmp_path / "game.json"
+    path.write_text(record_text(), encoding="utf-8")
+    result = run("play", "--load", str(path), *flags, input="1\n" * 50)
+    assert one_line_error(result) == f"spaghetti: error: {line}"
+    assert result.stdout == ""  # refused before the game started
+
+
+def test_play_load_still_takes_the_flags_of_the_session(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(record_text(), encoding="utf-8")
+    result = run("play", "--load", str(path), "--vs", "random", "--seed", "2", "--seat", "1",
+                 "--lang", "ja", input="1\n" * 400)
+    assert result.exit_code == 0, result.output
+    assert "勝" in result.stdout  # a whole game in Japanese, seat 1 against the computer

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
@@ -68,3 +69,48 @@ def read_cards(path: str | None) -> tuple[CardType, ...]:
     with open(path, "rb") as f:
         raw = f.read()
     return load_cards(raw, path)
+
+
+def available_mb() -> int | None:
+    """The megabytes of memory a new table can have now: the kernel's estimate of available
+    memory (``MemAvailable`` in /proc/meminfo), else the free physical pages; lower when a
+    control group limits this process. None where none of these can be read."""
+    found = None
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    found = int(line.split()[1]) // 1024  # kB
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    if found is None:
+        try:
+            found = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+        except (AttributeError, ValueError, OSError):
+            pass
+    try:  # a container's limit (cgroup v2): what it may still take
+        with open("/sys/fs/cgroup/memory.max", encoding="ascii") as f:
+            limit = f.read().strip()
+        with open("/sys/fs/cgroup/memory.current", encoding="ascii") as f:
+            used = int(f.read().strip())
+        if limit != "max":
+            room = max(0, int(limit) - used) // 2**20
+            found = room if found is None else min(found, room)
+    except (OSError, ValueError):
+        pass
+    return found
+
+
+def check_table_mb(table_mb: int, tables: int = 1) -> None:
+    """Refuse ``--table-mb`` (``tables`` of that size at once) larger than the memory this
+    machine has available now, before anything is allocated."""
+    available = available_mb()
+    if available is None or table_mb * tables <= available:
+        return
+    if tables == 1:
+        raise SetupError(f"--table-mb {table_mb}: more than the {available:,} MB of memory this "
+                         "machine has available; give a smaller --table-mb")
+    raise SetupError(f"--table-mb {table_mb} for each of {tables} workers ({table_mb * tables:,} "
+                     f"MB): more than the {available:,} MB of memory this machine has available; "
+                     "give a smaller --table-mb or fewer --workers")

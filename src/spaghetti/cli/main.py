@@ -13,6 +13,8 @@ import sys
 from typing import Any
 
 import click
+from click.core import ParameterSource
+from click.exceptions import NoArgsIsHelpError
 from rich.console import Console
 
 from .. import records
@@ -31,11 +33,28 @@ EXIT_BAD_INPUT = 2
 
 
 class _Group(click.Group):
-    """A click group that turns the package's errors into one line and exit status 2."""
+    """A click group that turns the package's errors and click's usage errors (an unknown option,
+    a missing argument, a bad choice, in any subcommand) into one line and exit status 2."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:  # the group's own: `spaghetti --nope`
+            _one_line(exc)
+            raise
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        name, command, rest = super().resolve_command(ctx, args)
+        ctx.meta[_SUBCOMMAND] = f"{ctx.command_path} {name}"  # whose help a usage error names
+        return name, command, rest
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:  # a subcommand's, or no such subcommand
+            _one_line(exc, ctx.meta.get(_SUBCOMMAND))
+            raise
         except SpaghettiError as exc:
             _fail(str(exc))
         except BrokenPipeError:
@@ -49,9 +68,35 @@ class _Group(click.Group):
             _fail(str(exc))
 
 
-def _fail(message: str) -> None:
+_SUBCOMMAND = "spaghetti.subcommand"
+
+
+def _one_line(exc: click.UsageError, command: str | None = None) -> None:
+    """Have ``exc`` shown as one line (``spaghetti: error: ...``, then where the help is)
+    instead of click's usage, hint and message on three; the usage stays on ``--help``.
+    ``command``: the subcommand being parsed, for the errors click raises without a context.
+    No arguments at all still show the help."""
+    if isinstance(exc, NoArgsIsHelpError):
+        return
+    message = exc.format_message().strip().rstrip(".")
+    if message[:1].isupper() and message[1:2].islower():  # "No such option": as ours read
+        message = message[0].lower() + message[1:]
+    path = exc.ctx.command_path if exc.ctx is not None else command or "spaghetti"
+    where = f"{path} --help"
+
+    def show(file: Any = None) -> None:
+        _say_error(f"{message} (see '{where}')")
+
+    exc.show = show  # type: ignore[method-assign]  # click's main shows it and exits with 2
+
+
+def _say_error(message: str) -> None:
     message = " ".join(message.split())  # always one line
     click.echo(f"spaghetti: error: {message}", err=True)
+
+
+def _fail(message: str) -> None:
+    _say_error(message)
     sys.exit(EXIT_BAD_INPUT)
 
 
@@ -67,7 +112,7 @@ _OPTION_HELP = ("Rule option as name=value; repeatable. " + "; ".join(
     f"{name}: {'|'.join(words)} (default {words[0]})" for name, words in OPTION_WORDS.items()))
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("spaghetti", cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="spaghetti", prog_name="spaghetti")
 def cli() -> None:
     """Spaghetti Code (スパゲッティコード): play in the terminal, and read, check and write
@@ -95,6 +140,27 @@ _game_option = click.option(
         f"{name}: {v.title} ({v.title_ja})" for name, v in VARIANTS.items()) + ".")
 
 
+# What a record carries, so that `play --load` refuses the flags that would set it up otherwise:
+# each parameter's flag and what it sets.
+_SETUP_FLAGS = {"variant": ("--game", "game"), "level": ("--level", "level"),
+                "players": ("--players", "players"), "program": ("--program", "program"),
+                "rule_options": ("--option", "options"), "cards_path": ("--cards", "cards")}
+
+
+def _refuse_setup_with_load(ctx: click.Context) -> None:
+    """``play --load`` with a flag that sets up a new game (``--level 3``): refuse, naming
+    them, rather than play the record and quietly ignore them."""
+    given = [flag for name, flag in _SETUP_FLAGS.items()
+             if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)]
+    if given:
+        flags = ", ".join(flag for flag, _ in given)
+        what = [setting for _, setting in given]
+        what_text = what[0] if len(what) == 1 else ", ".join(what[:-1]) + " and " + what[-1]
+        either = flags if len(given) == 1 else "these flags"
+        raise SetupError(f"{flags}: a loaded record carries its own {what_text}; give --load or "
+                         f"{either}")
+
+
 @cli.command()
 @_game_option
 @click.option("--level", type=click.IntRange(1, 3), default=1, show_default=True,
@@ -119,7 +185,8 @@ _game_option = click.option(
               help="Keep the game record in FILE, written after every move.")
 @click.option("--load", "load_path", type=click.Path(dir_okay=False),
               default=None,
-              help="Continue the game recorded in FILE (its level, players, program and options).")
+              help="Continue the game recorded in FILE (its game, level, players, program, "
+                   "options and cards: the flags that set those go without --load).")
 @click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.toml", help=_CARDS_HELP)
 @click.option("--move-clock", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
@@ -152,9 +219,8 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
     shown_seed = None  # the seed in the header, when it dealt the program
     if load_path == "-":
         raise SetupError("--load cannot read standard input: play reads your moves from it")
-    if load_path is not None and cards_path is not None:
-        raise SetupError("--cards: a loaded record carries its own cards; give --load or --cards")
     if load_path is not None:
+        _refuse_setup_with_load(click.get_current_context())
         state = records.replay(read_record_data(load_path))
         players = state.players
     else:

@@ -7,12 +7,19 @@ import signal
 import time
 
 import click
+from click.core import ParameterSource
 from rich.console import Console
 
 from ..errors import SetupError, SpaghettiError
-from .common import parse_program, read_record_data
+from .common import check_table_mb, parse_program, read_record_data
 
 PLAYER_NAMES = ("seat 0 (first player)", "seat 1 (second player)")
+
+
+def _given(name: str) -> bool:
+    """Whether the option ``name`` was given on the command line (not left at its default)."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source not in (None, ParameterSource.DEFAULT)
 
 
 def _seat_name(seat: int) -> str:
@@ -54,7 +61,8 @@ def _progress(console: Console, status, start: float):
 @click.option("--json", "as_json", is_flag=True,
               help="Print the result as JSON (winner, value, line, nodes, seconds).")
 @click.option("--table-mb", type=click.IntRange(min=16), default=1024, show_default=True,
-              help="The level-1 solver's table, in megabytes (whole programs want gigabytes).")
+              help="The level-1 solver's table, in megabytes (whole programs want gigabytes); "
+                   "no more than the memory available.")
 def solve(file: str | None, level: int | None, program: str | None, time_limit: float | None,
           seat: int, as_json: bool, table_mb: int) -> None:
     """Solve a position exactly: its value under perfect play, and a principal line.
@@ -75,6 +83,8 @@ def solve(file: str | None, level: int | None, program: str | None, time_limit: 
 
     if (file is None) == (level is None):
         raise SetupError("give a record FILE, or --level 1 --program A,B,C,D,E (not both)")
+    if _given("table_mb"):
+        check_table_mb(table_mb)
     if file is not None:
         if program is not None:
             raise SetupError("--program goes with --level, not with a FILE")
@@ -96,6 +106,9 @@ def solve(file: str | None, level: int | None, program: str | None, time_limit: 
     except Timeout:
         click.echo(f"spaghetti: no result within the time limit of {time_limit:g} s", err=True)
         raise SystemExit(3)
+    except MemoryError:
+        raise SpaghettiError(f"not enough memory to solve this position with --table-mb "
+                             f"{table_mb}; give a smaller --table-mb") from None
     if as_json:
         click.echo(json.dumps({"winner": result.winner, "seat": result.seat,
                                "value": result.value, "solver": result.solver,
@@ -124,7 +137,8 @@ def solve(file: str | None, level: int | None, program: str | None, time_limit: 
 @click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
               help="Run on a Ray cluster at ADDRESS ('local': Ray on this machine).")
 @click.option("--table-mb", type=click.IntRange(min=16), default=2048, show_default=True,
-              help="The search table of each worker, in megabytes (more: fewer re-searches).")
+              help="The search table of each worker, in megabytes (more: fewer re-searches); "
+                   "all the local workers' tables together no more than the memory available.")
 @click.option("--program", "only", metavar="A,B,C,D,E", multiple=True,
               help="Only this program (repeat for more): to share the work between runs, which "
                    "may write to the same results file.")
@@ -160,6 +174,8 @@ def solve_level1(output: str, workers: int, time_limit: float, limit: int | None
     except (ValueError, json.JSONDecodeError) as exc:
         raise SpaghettiError(f"{output}: {exc}") from None
     work = level1.todo(data, retry, limit, chosen)
+    if work and _given("table_mb") and ray_address is None:  # a Ray cluster's memory is its own
+        check_table_mb(table_mb, min(workers, len(work)))
     if work:
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                    TimeElapsedColumn)
@@ -185,6 +201,10 @@ def solve_level1(output: str, workers: int, time_limit: float, limit: int | None
                                   on_result, table_mb, chosen, tables)
             except RuntimeError as exc:
                 raise SpaghettiError(str(exc)) from None
+            except MemoryError:
+                raise SpaghettiError(f"not enough memory for a table of --table-mb {table_mb} "
+                                     "in each worker; give a smaller --table-mb or fewer "
+                                     "--workers") from None
             finally:
                 signal.signal(signal.SIGTERM, previous)
     s = level1.summary(data)
