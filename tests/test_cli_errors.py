@@ -266,3 +266,53 @@ def test_play_load_still_takes_the_flags_of_the_session(tmp_path):
                  "--lang", "ja", input="1\n" * 400)
     assert result.exit_code == 0, result.output
     assert "勝" in result.stdout  # a whole game in Japanese, seat 1 against the computer
+
+
+# ------------------------------------------------------------------ solve-level1 with nothing to do
+
+def test_solve_level1_says_why_a_program_asked_for_is_not_solved(tmp_path, monkeypatch):
+    from spaghetti.solver import level1
+    calls = []
+
+    def fake(program, time_limit=None, table_mb=None, tables=None):
+        calls.append(program)
+        return {"program": level1.program_id(program), "status": "solved", "winner": 0,
+                "seconds": 0.1, "nodes": 1, "line": ["place 0"]}
+
+    monkeypatch.setattr(level1, "solve_one", fake)
+    out = str(tmp_path / "level1.json")
+    solved, open_ = ",".join(PROGRAM), ",".join(reversed(PROGRAM))
+    level1.merge(out, {"program": solved, "status": "solved", "winner": 1, "seconds": 2.0,
+                       "nodes": 9, "line": ["place 0"]})
+    level1.merge(out, {"program": open_, "status": "timeout", "seconds": 5.0, "time_limit": 5.0})
+
+    result = run("solve-level1", "--output", out, "--workers", "1", "--retry",
+                 "--program", solved)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == \
+        f"{solved}: already solved in {out} (seat 1 wins); not solved again"
+    assert calls == []
+
+    result = run("solve-level1", "--output", out, "--workers", "1", "--program", open_)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == \
+        f"{open_}: saved as open in {out}; give --retry to try it again"
+    assert calls == []
+
+    result = run("solve-level1", "--output", out, "--workers", "1", "--retry",
+                 "--program", open_, "--program", solved)  # one to do, one done
+    assert result.exit_code == 0, result.output
+    assert calls == [tuple(reversed(PROGRAM))]
+    assert f"{solved}: already solved" in result.stdout and "saved as open" not in result.stdout
+
+
+@pytest.mark.parametrize("text, line", [
+    ("[1]", "not a level-1 results file (format 'list')"),
+    ('{"format": "other"}', "not a level-1 results file (format 'other')"),
+    (DEEP_LIST, "not a level-1 results file (lists and objects nested too deeply)"),
+])
+def test_solve_level1_a_results_file_that_is_not_one(tmp_path, text, line):
+    path = tmp_path / "level1.json"
+    path.write_text(text, encoding="ascii")
+    result = run("solve-level1", "--output", str(path), "--limit", "0")
+    assert one_line_error(result) == f"spaghetti: error: {path}: {line}"

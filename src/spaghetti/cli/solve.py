@@ -172,8 +172,24 @@ def solve_level1(output: str, workers: int, time_limit: float, limit: int | None
     try:
         data = level1.load(output)
     except (ValueError, json.JSONDecodeError) as exc:
-        raise SpaghettiError(f"{output}: {exc}") from None
+        text = str(exc)
+        raise SpaghettiError(text if text.startswith(f"{output}: ") else f"{output}: {text}") \
+            from None
+    except RecursionError:
+        raise SpaghettiError(f"{output}: not a level-1 results file (lists and objects nested "
+                             "too deeply)") from None
     work = level1.todo(data, retry, limit, chosen)
+    if chosen:  # a program asked for by name and not to be solved: say why
+        waiting = set(level1.todo(data, retry, None, chosen))
+        for program in dict.fromkeys(chosen):
+            if program not in waiting:
+                name = level1.program_id(program)
+                r = data["results"][name]
+                if r["status"] == "solved":
+                    click.echo(f"{name}: already solved in {output} (seat {r['winner']} wins); "
+                               "not solved again")
+                else:
+                    click.echo(f"{name}: saved as open in {output}; give --retry to try it again")
     if work and _given("table_mb") and ray_address is None:  # a Ray cluster's memory is its own
         check_table_mb(table_mb, min(workers, len(work)))
     if work:

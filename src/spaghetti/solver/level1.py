@@ -76,8 +76,9 @@ def load(path: str) -> dict:
         return {"format": FORMAT, "players": 2, "level": 1, "results": {}}
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
-    if data.get("format") != FORMAT:
-        raise ValueError(f"{path}: not a level-1 results file (format {data.get('format')!r})")
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise ValueError(f"{path}: not a level-1 results file (format {found!r})")
     return data
 
 
