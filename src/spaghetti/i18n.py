@@ -554,6 +554,7 @@ def describe(before: State, option: str, lang: str = "en", by: int | None = None
         else:
             text = w["run"].format(p=p, card=running)
     else:
+        assert before.choosing is not None  # (every other decision is described above)
         step_words, whole = PRIMITIVES[before.choosing].tell(Telling(
             before, after, action, w, actor, p, running, cname, lambda s: colour(s, lang),
             lambda s: t("opt.icard", lang, p=colour(s, lang))))

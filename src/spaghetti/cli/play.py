@@ -250,7 +250,7 @@ class Session:
                 raise TimeUp
 
             previous = signal.signal(signal.SIGALRM, ring)
-            signal.setitimer(signal.ITIMER_REAL, self.move_clock)
+            signal.setitimer(signal.ITIMER_REAL, float(self.move_clock or 0))
             try:
                 yield
             finally:

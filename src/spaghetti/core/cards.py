@@ -25,8 +25,19 @@ EXTRA = 4
 STEP_FLAGS = ("other", "head", "same_card", "adjacent", "later", "per_card")
 
 
+class _Step:
+    """What every step has: a primitive, and maybe an amount read from a parameter."""
+
+    amount: int | None
+    prim: Primitive
+
+    def amount_of(self, values: tuple[int, ...]) -> int:
+        """The step's amount with these parameter values (0 for a step without one)."""
+        return 0 if self.amount is None else values[self.amount]
+
+
 @dataclass(frozen=True)
-class Choose:
+class Choose(_Step):
     """Choose up to ``count`` distinct targets, one at a time, applying ``action`` to each.
 
     ``count`` and ``amount`` are parameter indexes (``None``: exactly one / no amount).
@@ -74,9 +85,8 @@ class Choose:
         """What the step chooses first: card, flag, player, param or at."""
         return self.prim.chooses or ""
 
-
 @dataclass(frozen=True)
-class Do:
+class Do(_Step):
     """A step that happens by itself.
 
     ``amount`` is a parameter index, for the primitives that read one (``damage_self``,
@@ -97,7 +107,6 @@ class Do:
         if (self.amount is None) == prim.needs_amount:
             raise ValueError(f"{self.action} {'needs' if self.amount is None else 'takes no'} "
                              "amount")
-
 
 #: A step of an effect.
 Step = Choose | Do

@@ -23,7 +23,7 @@ of, so the position key is little more than these tuples.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalOptionError, NotationError
 from . import notation as N
@@ -77,7 +77,7 @@ class State:
         "coin_on", "coin_due", "tail_first",
     )
 
-    def __init__(self, game: Game, cards: list[CardType], instants: list[CardType] = ()):
+    def __init__(self, game: Game, cards: list[CardType], instants: Iterable[CardType] = ()):
         n = game.players
         self.game = game
         self.program = tuple(c.name for c in cards)  # as dealt, for records
@@ -390,10 +390,11 @@ class State:
         d = self.decision
         if d != D_TARGET:
             return _DECIDING[d]
-        step = self.cmd.effect[self.step_i]
+        assert self.cmd is not None  # (a target decision belongs to a command)
+        prim = self.cmd.effect[self.step_i].prim
         if self.selected is not None:  # the second half of a pair, or Reorder's next place
-            return step.prim.then or ""
-        return step.target
+            return prim.then or ""
+        return prim.chooses or ""
 
     @property
     def turn_flag(self) -> tuple[int, int] | None:
@@ -404,7 +405,9 @@ class State:
     def choosing(self) -> str | None:
         """The primitive the current target choice applies (``add_flag``, ``move_flag``,
         ``remove_flag``, ``damage``, ``move_card``, ``remove_card``, ``raise``, ``lower``)."""
-        return self.cmd.effect[self.step_i].action if self.decision == D_TARGET else None
+        if self.decision != D_TARGET or self.cmd is None:
+            return None
+        return self.cmd.effect[self.step_i].action
 
     @property
     def selection(self) -> tuple[int, int] | int | None:
@@ -440,6 +443,13 @@ class State:
         """For each flag of a card, head first: does it still have a turn to come in this visit?"""
         return [bool(c & PENDING) for c in self.queues[card]]
 
+    @property
+    def _actor(self) -> int:
+        """The seat to move, where there is one (at every decision but a chance event)."""
+        seat = self.to_move
+        assert seat is not None
+        return seat
+
     # ------------------------------------------------------------------ errors
 
     def _reject(self, action: int, text: str | None) -> None:
@@ -459,7 +469,7 @@ class State:
     def _compute_legal(self) -> tuple[int, ...]:
         d = self.decision
         if d == D_TURN:
-            base = _TURN_PASS_RUN if self._can_run() else _TURN_PASS_ONLY
+            base: tuple[int, ...] = _TURN_PASS_RUN if self._can_run() else _TURN_PASS_ONLY
             if self.inst_on and self._can_run_instant():
                 base += (N.INSTANT,)
             return base + (N.DECLARE,) if self.repeated else base
@@ -473,7 +483,7 @@ class State:
         if d == D_PLACE:
             if self.game.rules.stacking:  # Nightmare: any card, one's own flags stacking too
                 return tuple([N.PLACE | i for i in range(len(self.queues))])
-            mine = self.to_move << OWNER_SHIFT  # flags carry no marks during placement
+            mine = self._actor << OWNER_SHIFT  # flags carry no marks during placement
             return tuple([N.PLACE | i for i, q in enumerate(self.queues) if mine not in q])
         return self._setup_legal(d)
 
@@ -502,7 +512,7 @@ class State:
         a command with that many ways of running is taken to change something."""
         passed = self._trial()
         if start == N.INSTANT:  # the instant card's own departure is not a change (P20)
-            passed._instant_leaves(self.to_move, "used")
+            passed._instant_leaves(self._actor, "used")
         passed._legal = _TURN_PASS_ONLY
         passed.apply_action(_PASS)
         target = passed.position_key()
@@ -548,6 +558,7 @@ class State:
 
     def _targets(self) -> list[int]:
         """Targets of the current Choose step (not yet ``done``)."""
+        assert self.cmd is not None
         step = self.cmd.effect[self.step_i]
         return step.prim.targets(self, step, self.cmd_vals)
 
@@ -563,6 +574,7 @@ class State:
 
     def _place(self, card: int) -> None:
         seat = self.to_move  # as _put, inline: placement is a hot path of random play
+        assert seat is not None
         self.queues[card] += (seat << OWNER_SHIFT,)
         self.hand[seat] -= 1
         self.on_board[seat] += 1
@@ -616,7 +628,7 @@ class State:
 
     def _setup_legal(self, d: int) -> tuple[int, ...]:
         if d == D_OPEN:
-            seat = self.to_move
+            seat = self._actor
             c = self.opened - 1
             if self.hand[seat] and seat << OWNER_SHIFT not in self.queues[c]:
                 return (_PASS, N.PLACE | c)
@@ -659,7 +671,7 @@ class State:
             self.drawn += (arg,)
             card = self.deal[arg]
             instant = list(self.instant)
-            instant[self.to_move] = (card, (0,) * len(card.params))
+            instant[self._actor] = (card, (0,) * len(card.params))
             self.instant = tuple(instant)
             if len(self.drawn) == 2:  # the third card stays face down all game
                 self._start_placement()
@@ -673,7 +685,7 @@ class State:
         if action == _PASS:
             self.passes += 1
         else:
-            self._put(self.opened - 1, self.to_move)
+            self._put(self.opened - 1, self._actor)
             self.passes = 0
         self.rot = (self.rot + 1) % n
         if not any(self.hand):  # every flag is placed: the rest open, and execution begins
@@ -717,7 +729,7 @@ class State:
         return True
 
     def _interrupt(self, action: int) -> None:
-        seat = self.to_move
+        seat = self._actor
         if action != _PASS:  # spend a token: a flag from supply joins the card's tail
             self.tokens = tuple(t - (p == seat) for p, t in enumerate(self.tokens))
             self._add_flag(action & 0xFFFF, seat)
@@ -851,7 +863,7 @@ class State:
 
     def _can_run_instant(self) -> bool:
         """Instant cards: the seat to move holds one, and running it here changes the game."""
-        held = self.instant[self.to_move]
+        held = self.instant[self._actor]
         if held is None:
             return False
         if held[0].composite:
@@ -867,7 +879,7 @@ class State:
     def _start_instant(self) -> None:
         """The flag's owner runs their instant card's command as if printed on this card; the
         instant card leaves the game, revealed."""
-        seat = self.to_move
+        seat = self._actor
         held = self.instant[seat]
         values = self._instant_values(held)  # counts are read at run
         self._instant_leaves(seat, "used")
@@ -925,6 +937,7 @@ class State:
 
     def _next_step(self) -> None:
         """Go on to the next step of the command, doing automatic steps, until a choice is due."""
+        assert self.cmd is not None
         effect = self.cmd.effect
         vals = self.cmd_vals
         while True:
@@ -958,6 +971,7 @@ class State:
         if action == N.DONE:
             self._next_step()
             return
+        assert self.cmd is not None
         step = self.cmd.effect[self.step_i]
         if step.prim.choose(self, step, action):
             return  # the first half of a pair: its second half follows, no done between
@@ -1144,8 +1158,12 @@ class State:
         on its card (C2)."""
         i = self.uids.index(self.this_uid)
         cursor_uid = self.uids[self.cursor]
-        for seq in (self.kinds, self.mods, self.vals, self.queues, self.uids):
-            seq[i], seq[j] = seq[j], seq[i]
+        kinds, mods, vals, queues, uids = self.kinds, self.mods, self.vals, self.queues, self.uids
+        kinds[i], kinds[j] = kinds[j], kinds[i]
+        mods[i], mods[j] = mods[j], mods[i]
+        vals[i], vals[j] = vals[j], vals[i]
+        queues[i], queues[j] = queues[j], queues[i]
+        uids[i], uids[j] = uids[j], uids[i]
         self.cursor = self.uids.index(cursor_uid)
         self._sig = None
 
@@ -1158,7 +1176,7 @@ class State:
         self._chips_back(self.mods[i])  # P8
         uid = self.uids[i]
         # C3's follower, worked out before the removal: a card, not an index.
-        follower = self.uids[(i + self.direction) % n] if n > 1 else None
+        follower = self.uids[(i + self.direction) % n] if n > 1 else -1
         gone = ("gone", uid)
         if uid in self.calls or gone in self.calls:
             # C19: the return to this card goes to its follower instead (and so on, should
@@ -1274,7 +1292,9 @@ class State:
         """The Nightmare notes' "HP 20: win": a player still in whose life has reached it wins
         at once; if several do, the actor, or else the first of them after the actor in seat
         order (N7)."""
-        high = [p for p in range(self.players) if self.alive[p] and self.lives[p] >= self.win]
+        win = self.win
+        assert win is not None
+        high = [p for p in range(self.players) if self.alive[p] and self.lives[p] >= win]
         if not high:
             return False
         actor = self.to_move if self.to_move is not None else 0
@@ -1373,13 +1393,14 @@ class State:
             sig = self._sig = (tuple([k.name for k in self.kinds]), tuple(self.mods),
                                tuple(self.chips), self.game.heals and tuple(self.lives))
         d = self.decision
+        ctx: object
         if d == D_TURN:
             ctx = self.to_move
         elif d == D_TARGET:
             ctx = self._target_context()
         else:
             ctx = (d, self.to_move, self.interrupters)
-        key = (ctx, self.cursor, self.direction, sig, *self.queues)
+        key: tuple[Any, ...] = (ctx, self.cursor, self.direction, sig, *self.queues)
         if self.simple_key:
             return key
         # The state of the expansions (C9): the remembered cards, whether C10 rules the visit,
@@ -1409,13 +1430,14 @@ class State:
     def _target_context(self) -> tuple:
         """What is being decided inside a command (SPEC 7.1): the command, its step, the count
         left and what has been chosen so far, with cards known by their current index."""
-        chosen = self.chosen
-        if chosen.__class__ is frozenset and chosen:
+        chosen: object = self.chosen
+        if isinstance(chosen, frozenset) and chosen:
             chosen = tuple(sorted([self.uids.index(u) for u in chosen if u in self.uids]))
         selected = self.selected
         if selected.__class__ is int:
             selected = self.uids.index(selected)
         # "this card" is the cursor's card while a command waits for a choice.
+        assert self.cmd is not None
         return (self.to_move, self.cmd.name, self.step_i, self.cmd_vals, self.count_left,
                 chosen, selected, self.rearrive, self._later_key())
 

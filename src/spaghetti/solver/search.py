@@ -40,7 +40,7 @@ import os
 import sys
 import time
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core.flags import OWNER_SHIFT
 from .fast import ADD, END, IRR, MOVE, REMOVE, REV, Model
@@ -273,7 +273,7 @@ class Solver:
             return cached
         pos, hist = key
         model = self.model
-        out = []
+        out: list[tuple[Any, Any, Any]] = []
         if pos[0] == "place":
             for option, child in model.place_moves(pos):
                 out.append(((option,), None, self._root(child, ())))
@@ -347,6 +347,7 @@ class Solver:
         return pn, dn
 
     def _c_progress(self):
+        assert self._core is not None  # (called back by the C core only)
         self.nodes = self._core.nodes
         self.on_progress(self)
 

@@ -198,7 +198,7 @@ class Hall:
                  autoplay_delay: float = 0.4, workers: int | None = None):
         self.store = store
         self.workers = workers or max(1, (os.cpu_count() or 2) - 1)
-        self.executor = executor or self._pool()
+        self.executor: Executor | None = executor or self._pool()
         self.autoplay_delay = autoplay_delay
         self.tables: dict[str, Table] = {}
         self.tasks: set[asyncio.Task] = set()

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from .. import notation as N
 from ..flags import PENDING
-from .base import Board, Primitive
+from .base import Board, Primitive, Telling
 
 if TYPE_CHECKING:
-    from ..cards import CardType
+    from ..cards import CardType, Step
 
 
 class Reverse(Primitive):
@@ -25,10 +25,10 @@ class Reverse(Primitive):
         "nightmare/ja": {"reverse": "PCの向きが{dir}になった"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return True
 
-    def do(self, board, step, vals):
+    def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         board.direction = -board.direction
 
 
@@ -45,22 +45,22 @@ class Call(Primitive):
         "ja": {"call": "カーソルが一時的に{dst}へ移動した"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return bool(self.targets(board, step, vals))
 
-    def targets(self, board, step, vals):
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         """A card within ``amount`` places before or after this one, counted round the program,
         not this one nor any card whose visit waits for a call (C16)."""
         here = board._this_index()
         if here < 0:
             return []
         n = len(board.queues)
-        reach = vals[step.amount]
+        reach = step.amount_of(vals)
         waiting = {u for u in board.calls if u.__class__ is int}
         near = {(here + d) % n for d in range(-reach, reach + 1) if d}
         return [N.CARD | i for i in sorted(near) if i != here and board.uids[i] not in waiting]
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         """The cursor visits the card (a full visit, C1), then comes back to finish the visit
         of the card it left."""
         c = action & 0xFFFF
@@ -70,7 +70,7 @@ class Call(Primitive):
         board._arrive()
         return False
 
-    def tell(self, t):
+    def tell(self, t: Telling) -> tuple[str, bool]:
         return t.words["call"].format(dst=t.card(t.before, N.argument(t.action))), False
 
 
@@ -91,13 +91,13 @@ class Jump(Primitive):
         "nightmare/ja": {"jump": "PCが{dst}へジャンプした"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return bool(self.targets(board, step, vals))
 
-    def targets(self, board, step, vals):
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         """A card at least ``amount`` places from the cursor's, counted round the program."""
         n = len(board.queues)
-        reach = vals[step.amount]
+        reach = step.amount_of(vals)
         c = board.cursor
         return [N.CARD | i for i in range(n) if min((i - c) % n, (c - i) % n) >= reach
                 and i != c]
@@ -109,7 +109,7 @@ class Jump(Primitive):
         return board.first_cmd and this in board.uids and \
             board.kinds[board.uids.index(this)] is board.cmd
 
-    def resolve(self, board, step):
+    def resolve(self, board: Board, step: Step) -> bool:
         """With its destination fixed, the cursor jumps there without a choice."""
         if not self._own(board):
             return False
@@ -119,7 +119,7 @@ class Jump(Primitive):
         self._jump(board, board.uids.index(target))
         return True
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         c = action & 0xFFFF
         board.chosen = board.chosen | {board.uids[c]}
         self._jump(board, c)
@@ -139,7 +139,7 @@ class Jump(Primitive):
         board.rearrive = True
         board._sig = None
 
-    def tell(self, t):
+    def tell(self, t: Telling) -> tuple[str, bool]:
         return t.words["jump"].format(dst=t.card(t.before, N.argument(t.action))), False
 
 
@@ -152,10 +152,10 @@ class Recall(Primitive):
     recalls = True
     runs_others = True
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return True  # (never asked: the outcome decides, CardType.composite)
 
-    def do(self, board, step, vals):
+    def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         pass
 
 
@@ -172,10 +172,10 @@ class _Copy(Primitive):
     def offsets(self, board: Board, step, vals: tuple[int, ...], n: int) -> list[int]:
         raise NotImplementedError
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return True  # (never asked: the outcome decides, CardType.composite)
 
-    def do(self, board, step, vals):
+    def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         """The copied cards, by their signed distance from this card in the direction at the
         start of the run; they run in the order the direction gives as each runs. A copy card
         copied already in this run does nothing (so copies end)."""
@@ -204,8 +204,8 @@ class CopyAhead(_Copy):
     name = "copy_ahead"
     needs_amount = True
 
-    def offsets(self, board, step, vals, n):
-        return [board.run_dir * j for j in range(1, min(vals[step.amount], n - 1) + 1)]
+    def offsets(self, board: Board, step: Step, vals: tuple[int, ...], n: int) -> list[int]:
+        return [board.run_dir * j for j in range(1, min(step.amount_of(vals), n - 1) + 1)]
 
 
 class CopyBehind(_Copy):
@@ -214,8 +214,8 @@ class CopyBehind(_Copy):
     name = "copy_behind"
     needs_amount = True
 
-    def offsets(self, board, step, vals, n):
-        return [-board.run_dir * j for j in range(1, min(vals[step.amount], n - 1) + 1)]
+    def offsets(self, board: Board, step: Step, vals: tuple[int, ...], n: int) -> list[int]:
+        return [-board.run_dir * j for j in range(1, min(step.amount_of(vals), n - 1) + 1)]
 
 
 class CopyNext(_Copy):
@@ -223,5 +223,5 @@ class CopyNext(_Copy):
 
     name = "copy_next"
 
-    def offsets(self, board, step, vals, n):
+    def offsets(self, board: Board, step: Step, vals: tuple[int, ...], n: int) -> list[int]:
         return [board.run_dir]

@@ -9,7 +9,7 @@ from ..flags import MOVED, OWNER_SHIFT, RUNNING
 from .base import Board, Primitive, Telling
 
 if TYPE_CHECKING:
-    from ..cards import Step
+    from ..cards import CardType, Step
 
 
 def _flags(board: Board, step: Step) -> list[int]:
@@ -59,26 +59,26 @@ class AddFlag(Primitive):
                          "send_flag": "{dst}へビットを送った（PCが動くときに着く）"},
     }
 
-    def changes(self, board, card, step, vals):
-        return bool(board.supply[board.to_move]) and (len(board.queues) > 1 or not step.other)
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
+        return bool(board.supply[board._actor]) and (len(board.queues) > 1 or not step.other)
 
-    def targets(self, board, step, vals):
-        if not board.supply[board.to_move]:
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
+        if not board.supply[board._actor]:
             return []  # an effect does as much as it can (C5): no flag left to add
         this = board.this_uid if step.other else -1
         chosen = board.chosen
         return [N.CARD | i for i, u in enumerate(board.uids) if u != this and u not in chosen]
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         card = action & 0xFFFF
         board.chosen = board.chosen | {board.uids[card]}
         if step.later:
-            board._add_later(card, board.to_move)
+            board._add_later(card, board._actor)
         else:
-            board._add_flag(card, board.to_move, step.head)
+            board._add_flag(card, board._actor, step.head)
         return False
 
-    def tell(self, t):
+    def tell(self, t: Telling) -> tuple[str, bool]:
         step = t.before.cmd.effect[t.before.step_i]
         key = "send_flag" if step.later else "add_flag"
         return t.words[key].format(dst=t.card(t.before, N.argument(t.action))), False
@@ -104,10 +104,10 @@ class MoveFlag(Primitive):
                          "pick_flag": "{p}が{src}の{owner}のビットを移動するために選んだ。"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return _flag_elsewhere(board) if step.other else len(board.queues) > 1
 
-    def targets(self, board, step, vals):
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         n = len(board.queues)
         if n < 2:
             return []  # no other card to move a flag to
@@ -116,7 +116,7 @@ class MoveFlag(Primitive):
             return [N.TO | i for i in range(n) if i != sel[0]]
         return _flags(board, step)
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         if action & N.KIND_MASK == N.FLAG:
             board.selected = (action >> 8 & 0xFF, action & 0xFF)
             board.derived = True
@@ -125,7 +125,7 @@ class MoveFlag(Primitive):
         board.selected = None
         return False
 
-    def tell(self, t):
+    def tell(self, t: Telling) -> tuple[str, bool]:
         if N.kind(t.action) == N.FLAG:
             c, k = N.pair(t.action)
             return t.words["pick_flag"].format(p=t.p, owner=_owner(t, c, k),
@@ -149,20 +149,20 @@ class RemoveFlag(Primitive):
         "nightmare/ja": {"remove_flag": "{src}の{owner}のビットを取り除いた"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return _flag_elsewhere(board) if step.other else True
 
-    def targets(self, board, step, vals):
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         return _flags(board, step)
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         c, k = action >> 8 & 0xFF, action & 0xFF
         if step.same_card and not board.chosen:
             board.chosen = frozenset((board.uids[c],))
         board._remove_flag(c, k)
         return False
 
-    def tell(self, t):
+    def tell(self, t: Telling) -> tuple[str, bool]:
         c, k = N.pair(t.action)
         return t.words["remove_flag"].format(owner=_owner(t, c, k),
                                              src=t.card(t.before, c)), False
@@ -180,22 +180,22 @@ class Charm(Primitive):
         "nightmare/ja": {"charm": "{src}の{owner}のビットが{p}の色になった"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return bool(self.targets(board, step, vals))
 
-    def targets(self, board, step, vals):
-        actor = board.to_move
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
+        actor = board._actor
         if not board.supply[actor]:
             return []  # the actor needs a flag of their own to put there
         return [N.FLAG | i << 8 | k for i, q in enumerate(board.queues)
                 for k, c in enumerate(q) if c >> OWNER_SHIFT != actor]
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         """The flag goes back to its owner's supply and one from the actor's supply takes its
         place, with its marks (N3)."""
         card, k = action >> 8 & 0xFF, action & 0xFF
         q = board.queues[card]
-        owner, actor = q[k] >> OWNER_SHIFT, board.to_move
+        owner, actor = q[k] >> OWNER_SHIFT, board._actor
         board.supply[owner] += 1
         board.on_board[owner] -= 1
         board.supply[actor] -= 1
@@ -204,7 +204,7 @@ class Charm(Primitive):
         board._progress()
         return False
 
-    def tell(self, t):
+    def tell(self, t: Telling) -> tuple[str, bool]:
         c, k = N.pair(t.action)
         return t.words["charm"].format(owner=_owner(t, c, k), src=t.card(t.before, c),
                                        p=t.p), False
@@ -224,10 +224,10 @@ class Reorder(Primitive):
                "reorder_flag": "{p}が{src}の{owner}のフラグを{n}番目にした。"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return bool(self.targets(board, step, vals))  # something to reorder
 
-    def targets(self, board, step, vals):
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         """A card other than this one with two flags or more (of different owners or marks),
         not yet reordered; while one is being reordered, the flag that takes the next place."""
         sel = board.selected if board.cmd is not None else None
@@ -241,7 +241,7 @@ class Reorder(Primitive):
         return [N.CARD | i for i, (q, u) in enumerate(zip(board.queues, board.uids))
                 if i != here and u not in chosen and len(set(q)) > 1]
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         if action & N.KIND_MASK == N.CARD:
             board.selected = (action & 0xFFFF, 0)
             board.derived = True
@@ -259,7 +259,7 @@ class Reorder(Primitive):
         board.chosen = board.chosen | {board.uids[c]}
         return False
 
-    def tell(self, t):
+    def tell(self, t: Telling) -> tuple[str, bool]:
         if N.kind(t.action) == N.CARD:
             return t.words["pick_reorder"].format(
                 p=t.p, dst=t.card(t.before, N.argument(t.action))), True
@@ -283,10 +283,10 @@ class RemoveRunningFlag(Primitive):
         "nightmare/ja": {"bomb_flag": "起動したビットはゲームから取り除かれた"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return True
 
-    def do(self, board, step, vals):
+    def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         for i, q in enumerate(board.queues):  # if it is still on a card
             for k, c in enumerate(q):
                 if c & RUNNING:
@@ -306,10 +306,10 @@ class ReverseQueues(Primitive):
     name = "reverse_queues"
     undoable = True
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return any(q != q[::-1] for _, q in _others(board))
 
-    def do(self, board, step, vals):
+    def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         for i, q in _others(board):
             board.queues[i] = q[::-1]
 
@@ -325,10 +325,10 @@ class RotateQueues(Primitive):
         "ja": {"rotate": "ほかのすべてのカードで末尾のフラグが先頭へ移った"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return any(q[-1:] + q[:-1] != q for _, q in _others(board))
 
-    def do(self, board, step, vals):
+    def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         for i, q in _others(board):
             if len(q) > 1:
                 board.queues[i] = q[-1:] + q[:-1]
@@ -341,14 +341,14 @@ class Spawn(Primitive):
     needs_amount = True
     delays = True
 
-    def changes(self, board, card, step, vals):
-        return bool(board.supply[board.to_move])
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
+        return bool(board.supply[board._actor])
 
-    def do(self, board, step, vals):
-        threshold = vals[step.amount]
+    def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
+        threshold = step.amount_of(vals)
         this = board.this_uid
         for i, (q, uid) in enumerate(zip(board.queues, board.uids)):
             if uid == this or len(q) >= threshold:
-                if not board.supply[board.to_move]:
+                if not board.supply[board._actor]:
                     break
-                board._add_later(i, board.to_move)
+                board._add_later(i, board._actor)

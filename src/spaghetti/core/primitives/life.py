@@ -10,7 +10,7 @@ from ..flags import OWNER_SHIFT
 from .base import Board, Primitive, Telling
 
 if TYPE_CHECKING:
-    from ..cards import Step
+    from ..cards import CardType, Step
 
 
 def below_cap(board: Board, life: int) -> bool:
@@ -24,11 +24,13 @@ def self_life(effect: Iterable[Step], values: tuple[int, ...], life: int,
     """The actor's life after an effect's ``damage_self`` / ``heal_self`` steps alone, from
     ``life``, with these parameter values (C4 asks whether they change anything)."""
     for step in effect:
-        name = step.prim.name
+        name, amount = step.prim.name, step.amount
+        if amount is None:
+            continue
         if name == "damage_self":
-            life -= values[step.amount]
+            life -= values[amount]
         elif name == "heal_self":
-            v = values[step.amount]
+            v = values[amount]
             life = life + v if cap is None else max(life, min(life + v, cap))
     return life
 
@@ -60,24 +62,24 @@ class Damage(Primitive):
         "ja": {"damage": "{who}のライフが{n}減った", "no_damage": "{who}のライフは減らなかった"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         if step.other:
-            return any(alive and p != board.to_move for p, alive in enumerate(board.alive))
+            return any(alive and p != board._actor for p, alive in enumerate(board.alive))
         return True
 
-    def targets(self, board, step, vals):
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         chosen = board.chosen
-        me = board.to_move if step.other else -1
+        me = board._actor if step.other else -1
         return [N.PLAYER | p for p, alive in enumerate(board.alive)
                 if alive and p != me and not chosen >> p & 1]
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         seat = action & 0xFFFF
         board.chosen |= 1 << seat
-        board._damage(seat, board.cmd_vals[step.amount])
+        board._damage(seat, step.amount_of(board.cmd_vals))
         return False
 
-    def tell(self, t):
+    def tell(self, t: Telling) -> tuple[str, bool]:
         return _player(t)
 
 
@@ -93,26 +95,26 @@ class Heal(Primitive):
         "ja": {"heal": "{who}のライフが{n}増えた"},
     }
 
-    def changes(self, board, card, step, vals):
-        me = board.to_move if step.other else -1
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
+        me = board._actor if step.other else -1
         return any(alive and p != me and below_cap(board, board.lives[p])
                    for p, alive in enumerate(board.alive))
 
-    def targets(self, board, step, vals):
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         chosen = board.chosen
-        me = board.to_move if step.other else -1
+        me = board._actor if step.other else -1
         # a player at full life is no target for a heal (C5)
         return [N.PLAYER | p for p, alive in enumerate(board.alive)
                 if alive and p != me and not chosen >> p & 1
                 and below_cap(board, board.lives[p])]
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         seat = action & 0xFFFF
         board.chosen |= 1 << seat
-        board._heal(seat, board.cmd_vals[step.amount])
+        board._heal(seat, step.amount_of(board.cmd_vals))
         return False
 
-    def tell(self, t):
+    def tell(self, t: Telling) -> tuple[str, bool]:
         return _player(t)
 
 
@@ -124,12 +126,12 @@ class DamageSelf(Primitive):
         "ja": {"damage_self": "{who}（自分）のライフが{n}減った"},
     }
 
-    def changes(self, board, card, step, vals):
-        life = board.lives[board.to_move]  # only the net effect of the card's self steps
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
+        life = board.lives[board._actor]  # only the net effect of the card's self steps
         return self_life(card.effect, vals, life, board.game.life_cap) != life
 
-    def do(self, board, step, vals):
-        board._damage(board.to_move, vals[step.amount])
+    def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
+        board._damage(board._actor, step.amount_of(vals))
 
 
 class HealSelf(DamageSelf):
@@ -140,8 +142,8 @@ class HealSelf(DamageSelf):
         "ja": {"heal_self": "{who}（自分）のライフが{n}増えた"},
     }
 
-    def do(self, board, step, vals):
-        board._heal(board.to_move, vals[step.amount])
+    def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
+        board._heal(board._actor, step.amount_of(vals))
 
 
 class _DamageSome(Primitive):
@@ -149,14 +151,14 @@ class _DamageSome(Primitive):
 
     needs_amount = True
 
-    def changes(self, board, card, step, vals):
-        return bool(vals[step.amount]) and any(board.alive)
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
+        return bool(step.amount_of(vals)) and any(board.alive)
 
     def hit(self, board: Board) -> list[int]:
         raise NotImplementedError
 
-    def do(self, board, step, vals):
-        amount = vals[step.amount]
+    def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
+        amount = step.amount_of(vals)
         for p in self.hit(board):
             board._damage(p, amount)
 
@@ -166,8 +168,8 @@ class DamageOthers(_DamageSome):
 
     name = "damage_others"
 
-    def hit(self, board):
-        return [p for p, alive in enumerate(board.alive) if alive and p != board.to_move]
+    def hit(self, board: Board) -> list[int]:
+        return [p for p, alive in enumerate(board.alive) if alive and p != board._actor]
 
 
 def _here(board: Board) -> set[int]:
@@ -181,7 +183,7 @@ class DamageHere(_DamageSome):
 
     name = "damage_here"
 
-    def hit(self, board):
+    def hit(self, board: Board) -> list[int]:
         owners = _here(board)
         return [p for p, alive in enumerate(board.alive) if alive and p in owners]
 
@@ -191,7 +193,7 @@ class DamageNotHere(_DamageSome):
 
     name = "damage_not_here"
 
-    def hit(self, board):
+    def hit(self, board: Board) -> list[int]:
         owners = _here(board)
         return [p for p, alive in enumerate(board.alive) if alive and p not in owners]
 

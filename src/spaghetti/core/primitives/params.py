@@ -10,7 +10,7 @@ from .. import notation as N
 from .base import Board, Primitive, Telling
 
 if TYPE_CHECKING:
-    from ..cards import Step
+    from ..cards import CardType, Step
 
 
 def instant_slots(board: Board) -> Iterator[tuple[int, int, int, int]]:
@@ -19,7 +19,7 @@ def instant_slots(board: Board) -> Iterator[tuple[int, int, int, int]]:
     for s, held in enumerate(board.instant):
         if held:
             card, mods = held
-            for j in range(len(card.params) if s == board.to_move else 1):
+            for j in range(len(card.params) if s == board._actor else 1):
                 yield s, j, mods[j], card.params[j] + mods[j]
 
 
@@ -31,7 +31,7 @@ class _Shift(Primitive):
     keys = frozenset({"per_card"})
     sign = 1
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         if board.free:  # numbers change freely: any card with a number
             return any(board.vals)
         return self.movable(board)
@@ -39,7 +39,7 @@ class _Shift(Primitive):
     def movable(self, board: Board) -> bool:
         raise NotImplementedError
 
-    def targets(self, board, step, vals):
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         chosen = board.chosen  # distinct parameters (C5), or distinct cards (per_card)
         cards = list(enumerate(board.vals))
         if step.per_card and chosen:
@@ -53,9 +53,9 @@ class _Shift(Primitive):
                        if self.sign > 0 or v > 0]
         return params
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         arg = action & 0xFFFF
-        delta = self.sign * board.cmd_vals[step.amount]
+        delta = self.sign * step.amount_of(board.cmd_vals)
         if action & N.KIND_MASK == N.PARAM:
             board.chosen = board.chosen | {action}
             board._change_param(arg >> 8, arg & 0xFF, delta)
@@ -95,7 +95,7 @@ class Raise(_Shift):
                         "param_same": "{dst}の数値{i}は{a}のまま（チップ切れ）"},
     }
 
-    def movable(self, board):
+    def movable(self, board: Board) -> bool:
         """An Increment chip for a number, or a Decrement chip to take back."""
         if (board.chips[0] and any(board.vals)) or any(m < 0 for ms in board.mods for m in ms):
             return True
@@ -113,7 +113,7 @@ class Lower(_Shift):
         "monsters/ja": {"lower": "{dst}の数値{i}を{a}から{b}に呪った"},
     }
 
-    def movable(self, board):
+    def movable(self, board: Board) -> bool:
         """A number above zero, with an Increment chip on it or a Decrement chip to spare."""
         chips = board.chips[1]
         for ms, vs in zip(board.mods, board.vals):

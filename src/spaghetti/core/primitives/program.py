@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import notation as N
-from .base import Board, Primitive
+from .base import Board, Primitive, Telling
 
 if TYPE_CHECKING:
-    from ..cards import Step
+    from ..cards import CardType, Step
 
 
 def _cards(board: Board, step: Step) -> list[int]:
@@ -47,12 +47,12 @@ class RemoveCard(Primitive):
         "nightmare/ja": {"remove_card": "{dst}をビット{n}個ごと取り除いた"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         if step.adjacent:
             return bool(_adjacent(board))
         return len(board.queues) > 1 if step.other else True
 
-    def targets(self, board, step, vals):
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         if step.adjacent:
             return _adjacent(board)
         cards = _cards(board, step)
@@ -60,7 +60,7 @@ class RemoveCard(Primitive):
             cards += [N.ICARD | s for s, held in enumerate(board.instant) if held]
         return cards
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         arg = action & 0xFFFF
         if action & N.KIND_MASK == N.ICARD:  # C12: discarded unrevealed
             board._instant_leaves(arg, "discarded")
@@ -69,7 +69,7 @@ class RemoveCard(Primitive):
         board._remove_card(arg)
         return False
 
-    def tell(self, t):
+    def tell(self, t: Telling) -> tuple[str, bool]:
         arg = N.argument(t.action)
         if N.kind(t.action) == N.ICARD:
             return t.words["discard_instant"].format(who=t.colour(arg)), False
@@ -89,10 +89,10 @@ class MoveCard(Primitive):
                "pick_card": "{p}が{dst}を移動するために選んだ。"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return len(board.queues) > 1
 
-    def targets(self, board, step, vals):
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         n = len(board.queues)
         if n < 2:
             return []  # no other position to move a card to
@@ -102,7 +102,7 @@ class MoveCard(Primitive):
             return [N.AT | i for i in range(n) if i != at]
         return _cards(board, step)
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         if action & N.KIND_MASK == N.CARD:
             board.selected = board.uids[action & 0xFFFF]
             board.derived = True
@@ -113,7 +113,7 @@ class MoveCard(Primitive):
         board.selected = None
         return False
 
-    def tell(self, t):
+    def tell(self, t: Telling) -> tuple[str, bool]:
         if N.kind(t.action) == N.CARD:
             return t.words["pick_card"].format(
                 p=t.p, dst=t.card(t.before, N.argument(t.action))), True
@@ -131,23 +131,23 @@ class SwapCard(Primitive):
         "ja": {"swap_card": "{src}と{dst}の位置を入れ替えた"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return len(board.queues) > 1
 
-    def targets(self, board, step, vals):
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         if board.this_uid not in board.uids:
             return []  # this card has left the game: nothing to swap it with
         chosen = board.chosen
         this = board.this_uid
         return [N.CARD | i for i, u in enumerate(board.uids) if u != this and u not in chosen]
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         arg = action & 0xFFFF
         board.chosen = board.chosen | {board.uids[arg]}
         board._swap_card(arg)
         return False
 
-    def tell(self, t):
+    def tell(self, t: Telling) -> tuple[str, bool]:
         return t.words["swap_card"].format(src=t.running,
                                            dst=t.card(t.before, N.argument(t.action))), False
 
@@ -164,22 +164,22 @@ class Float(Primitive):
         "ja": {"float": "{src}が位置{n}へ移動した"},
     }
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return bool(self.targets(board, step, vals))
 
-    def targets(self, board, step, vals):
+    def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         n = len(board.queues)
         here = board._this_index()
         if here < 0 or n < 2:
             return []
-        d = vals[step.amount]
+        d = step.amount_of(vals)
         return [N.AT | i for i in sorted({(here - d) % n, (here + d) % n}) if i != here]
 
-    def choose(self, board, step, action):
+    def choose(self, board: Board, step: Step, action: int) -> bool:
         board._swap_card(action & 0xFFFF)
         return False
 
-    def tell(self, t):
+    def tell(self, t: Telling) -> tuple[str, bool]:
         return t.words["float"].format(src=t.running, n=N.argument(t.action)), False
 
 
@@ -188,9 +188,9 @@ class RemoveThisCard(Primitive):
 
     name = "remove_this_card"
 
-    def changes(self, board, card, step, vals):
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         return True
 
-    def do(self, board, step, vals):
+    def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         if board.this_uid in board.uids:
             board._remove_card(board.uids.index(board.this_uid))
