@@ -5,12 +5,14 @@ errors, flags that conflict with ``play --load``, and a ``solve-level1`` run wit
 from __future__ import annotations
 
 import json
+import pathlib
 
 import pytest
 from click.testing import CliRunner
 
 import spaghetti
 from spaghetti import records
+from spaghetti.ai import RandomPlayer
 from spaghetti.cli.main import cli
 from spaghetti.errors import RecordError
 
@@ -268,7 +270,7 @@ def test_play_load_still_takes_the_flags_of_the_session(tmp_path):
     assert "勝" in result.stdout  # a whole game in Japanese, seat 1 against the computer
 
 
-# ------------------------------------------------------------------ solve-level1 with nothing to do
+# ------------------------------------------------------------------ solve-level1, nothing to do
 
 def test_solve_level1_says_why_a_program_asked_for_is_not_solved(tmp_path, monkeypatch):
     from spaghetti.solver import level1
@@ -316,3 +318,50 @@ def test_solve_level1_a_results_file_that_is_not_one(tmp_path, text, line):
     path.write_text(text, encoding="ascii")
     result = run("solve-level1", "--output", str(path), "--limit", "0")
     assert one_line_error(result) == f"spaghetti: error: {path}: {line}"
+
+
+# ------------------------------------------------------------------ the README's solve example
+
+README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_the_readme_solve_example_gives_a_result(tmp_path, monkeypatch):
+    """The README's own commands on its level-1 record, run as written: a winner, as its
+    comment says, well within the time limit."""
+    text = README.read_text(encoding="utf-8")
+    lines = [line.split("#")[0].split() for line in text.splitlines()
+             if line.startswith("spaghetti ") and "small.json" in line]
+    assert [words[:2] for words in lines] == [["spaghetti", "new"], ["spaghetti", "solve"]]
+    assert "--time-limit" in lines[1]
+    monkeypatch.chdir(tmp_path)
+    for words in lines:
+        result = run(*words[1:])
+        assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "winner under perfect play: seat 0 (first player)"
+    assert result.stdout.splitlines()[2].startswith("principal line: place ")
+
+
+def test_level_2_gives_a_result_near_the_end_and_says_so_from_the_start(tmp_path):
+    """What the README says to expect on level 2: a result near the end of a game; from the
+    start, its line about the time limit (exit status 3)."""
+    text = README.read_text(encoding="utf-8")
+    assert "`spaghetti: no result within the time limit of 60 s` (exit status 3)" in text
+    state = spaghetti.Game(level=2, players=2).new_state(None, 7)
+    start = tmp_path / "start.json"
+    start.write_text(records.dumps(state), encoding="utf-8")
+    result = run("solve", str(start), "--time-limit", "0.5")
+    assert result.exit_code == 3
+    assert result.stderr == "spaghetti: no result within the time limit of 0.5 s\n"
+    player = RandomPlayer(7)
+    moves = []
+    while not state.is_over:
+        moves.append(player.choose(state))
+        state.apply(moves[-1])
+    near = spaghetti.Game(level=2, players=2).new_state(None, 7)
+    for option in moves[:-8]:  # eight moves from the end
+        near.apply(option)
+    path = tmp_path / "near.json"
+    path.write_text(records.dumps(near), encoding="utf-8")
+    result = run("solve", str(path), "--time-limit", "60")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("winner under perfect play: seat ")
