@@ -3,7 +3,7 @@ where numbers change freely (Nightmare), by any amount, below zero too."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from .. import notation as N
@@ -41,13 +41,16 @@ class _Shift(Primitive):
 
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         chosen = board.chosen  # distinct parameters (C5), or distinct cards (per_card)
-        cards = list(enumerate(board.vals))
+        cards: Iterable[tuple[int, tuple[int, ...]]] = enumerate(board.vals)
         if step.per_card and chosen:
             done = {p >> 8 & 0xFF for p in chosen}
             cards = [(i, vs) for i, vs in cards if i not in done]
-        any_value = self.sign > 0 or board.free
-        params = [N.PARAM | i << 8 | j for i, vs in cards for j, v in enumerate(vs)
-                  if (any_value or v > 0) and N.PARAM | i << 8 | j not in chosen]
+        if self.sign > 0 or board.free:  # any number can rise (or, freely, fall)
+            params = [N.PARAM | i << 8 | j for i, vs in cards
+                      for j in range(len(vs)) if N.PARAM | i << 8 | j not in chosen]
+        else:  # only a number above zero can fall
+            params = [N.PARAM | i << 8 | j for i, vs in cards
+                      for j, v in enumerate(vs) if v > 0 and N.PARAM | i << 8 | j not in chosen]
         if board.inst_on:
             params += [N.IPARAM | s << 8 | j for s, j, m, v in instant_slots(board)
                        if self.sign > 0 or v > 0]
