@@ -111,6 +111,15 @@ def test_the_web_server_refuses_deep_nesting_with_a_clear_message(tmp_path):
             assert ws.receive_json() == {"type": "pong"}
 
 
+
+@pytest.mark.parametrize("command", [["new"], ["play"]], ids=lambda c: c[0])
+@pytest.mark.parametrize("depth", [5000, 900])
+def test_deeply_nested_custom_cards_are_one_line(tmp_path, command, depth):
+    path = tmp_path / "deep.toml"
+    path.write_text("[[card]]\nname = " + "[" * depth + "]" * depth + "\n", encoding="ascii")
+    line = one_line_error(run(*command, "--cards", str(path), input=""))
+    assert line == f"spaghetti: error: {path}: bad TOML: arrays or tables nested too deeply"
+
 # ------------------------------------------------------------------ the solver's table size
 
 def played_record(tmp_path, moves: int = 10) -> str:

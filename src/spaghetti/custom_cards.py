@@ -75,6 +75,8 @@ def loads(text: str | bytes, source: str = "cards") -> tuple[CardType, ...]:
         last = text.count("\n") + (not text.endswith("\n"))
         message = message.replace("(at end of document)", f"(at the end, line {last})")
         raise CardFileError(f"{source}: bad TOML: {message}") from None
+    except RecursionError:  # hundreds of brackets: deeper than the decoder goes
+        raise CardFileError(f"{source}: bad TOML: arrays or tables nested too deeply") from None
     unknown = sorted(set(data) - {"card"})
     if unknown:
         raise CardFileError(f"{source}: unknown key {unknown[0]!r} at the top level "
