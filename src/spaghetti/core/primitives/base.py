@@ -148,8 +148,9 @@ class Primitive:
 
     def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         """C4: could running this step, with these values, change the game? Asked at ``run``
-        (no command is running yet; "this card" is the cursor's)."""
-        raise NotImplementedError(self.name)
+        (no command is running yet; "this card" is the cursor's). By default a choice changes
+        something when it has a target, and a do step always does."""
+        return bool(self.targets(board, step, vals)) if self.chooses else True
 
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         """The options of the step's next choice (also asked by C4 before ``run``)."""

@@ -25,9 +25,6 @@ class Reverse(Primitive):
         "nightmare/ja": {"reverse": "PCの向きが{dir}になった"},
     }
 
-    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        return True
-
     def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         board.direction = -board.direction
 
@@ -44,9 +41,6 @@ class Call(Primitive):
         "en": {"call": "the cursor visits {dst} for a while"},
         "ja": {"call": "カーソルが一時的に{dst}へ移動した"},
     }
-
-    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        return bool(self.targets(board, step, vals))
 
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         """A card within ``amount`` places before or after this one, counted round the program,
@@ -90,9 +84,6 @@ class Jump(Primitive):
         "nightmare/en": {"jump": "the PC jumps to {dst}"},
         "nightmare/ja": {"jump": "PCが{dst}へジャンプした"},
     }
-
-    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        return bool(self.targets(board, step, vals))
 
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         """A card at least ``amount`` places from the cursor's, counted round the program."""
@@ -152,9 +143,6 @@ class Recall(Primitive):
     recalls = True
     runs_others = True
 
-    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        return True  # (never asked: the outcome decides, CardType.composite)
-
     def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         pass
 
@@ -171,9 +159,6 @@ class _Copy(Primitive):
 
     def offsets(self, board: Board, step, vals: tuple[int, ...], n: int) -> list[int]:
         raise NotImplementedError
-
-    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        return True  # (never asked: the outcome decides, CardType.composite)
 
     def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         """The copied cards, by their signed distance from this card in the direction at the

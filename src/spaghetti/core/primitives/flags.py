@@ -180,9 +180,6 @@ class Charm(Primitive):
         "nightmare/ja": {"charm": "{src}の{owner}のビットが{p}の色になった"},
     }
 
-    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        return bool(self.targets(board, step, vals))
-
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         actor = board._actor
         if not board.supply[actor]:
@@ -223,9 +220,6 @@ class Reorder(Primitive):
         "ja": {"pick_reorder": "{p}が{dst}のフラグを並び替える。",
                "reorder_flag": "{p}が{src}の{owner}のフラグを{n}番目にした。"},
     }
-
-    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        return bool(self.targets(board, step, vals))  # something to reorder
 
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         """A card other than this one with two flags or more (of different owners or marks),
@@ -282,9 +276,6 @@ class RemoveRunningFlag(Primitive):
         "nightmare/en": {"bomb_flag": "the bit that ran it left the game"},
         "nightmare/ja": {"bomb_flag": "起動したビットはゲームから取り除かれた"},
     }
-
-    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        return True
 
     def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         for i, q in enumerate(board.queues):  # if it is still on a card

@@ -164,9 +164,6 @@ class Float(Primitive):
         "ja": {"float": "{src}が位置{n}へ移動した"},
     }
 
-    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        return bool(self.targets(board, step, vals))
-
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         n = len(board.queues)
         here = board._this_index()
@@ -187,9 +184,6 @@ class RemoveThisCard(Primitive):
     """BOMB, CHARM (Nightmare): this card leaves the game with its flags (C3)."""
 
     name = "remove_this_card"
-
-    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        return True
 
     def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         if board.this_uid in board.uids:
