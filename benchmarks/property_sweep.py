@@ -61,7 +61,7 @@ def play(args: tuple[int, int]) -> tuple[int, int, str | None]:
         while not state.is_over and decisions < props.MAX_STEPS:
             assert state.legal(), "no option before the game is over"
             if not state.is_chance:
-                assert state.alive[state.to_move] or state.game.options["interrupt"], \
+                assert state.alive[state.to_move] or state.game.option("interrupt"), \
                     "an eliminated player decides"
             state.apply_action(props.pick(state, rng))
             decisions += 1
