@@ -25,6 +25,7 @@ from ..core.view import OBSERVER, REFEREE, view
 from ..errors import RecordError, SetupError, SpaghettiError
 from ..i18n import LANGS, describe
 from .arena import arena
+from .lab import lab
 from .common import OPTION_WORDS, parse_options, parse_program, read_cards, read_record_data
 from .render import render
 from .solve import solve, solve_level1
@@ -424,6 +425,7 @@ def serve(host: str, port: int, db_path: str, open_browser: bool) -> None:
 # ---------------------------------------------------------------------------- arena, solve
 
 cli.add_command(arena)
+cli.add_command(lab)
 cli.add_command(solve)
 cli.add_command(solve_level1)
 

@@ -1,0 +1,163 @@
+"""``spaghetti lab``: experiments with many games, answered with intervals, tables and plots.
+
+The experiment, the runner and the measures are in :mod:`spaghetti.lab`; these are the commands.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import shlex
+import sys
+
+import click
+from rich.console import Console
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.table import Table
+
+from ..ai import LEVELS
+from ..core.variants import VARIANTS
+from ..errors import SetupError
+from ..lab import experiment as spec
+from ..lab import report, runner
+from ..lab.exact import exact_seats
+from ..lab.measures import Difference, seat_wins, summary
+from .common import parse_options, read_cards
+
+DEFAULT_OUT = "lab-results"
+SOLVED = pathlib.Path("docs/solved/level1.json")
+
+
+@click.group()
+def lab() -> None:
+    """Experiments: seat advantage, card strength, game length and rule A/B tests.
+
+    \b
+    Examples:
+      spaghetti lab run --name seats-l1 --level 1 --ai easy --games 400
+      spaghetti lab run --name snake --games 400 --b-option placement_order=snake
+      spaghetti lab run experiment.toml --workers 2
+      spaghetti lab exact
+    """
+
+
+@lab.command("run")
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option("--name", help="Name of the experiment (its results file); required without FILE.")
+@click.option("--game", "variant", type=click.Choice(list(VARIANTS)), default="spaghetti-code",
+              show_default=True, help="The game of the family.")
+@click.option("--level", type=int, default=1, show_default=True, help="Game level.")
+@click.option("--players", type=int, default=2, show_default=True, help="Number of players.")
+@click.option("--ai", default="easy", show_default=True, metavar="NAME[,NAME...]",
+              help=f"The computer player of every seat, or one per seat: {', '.join(LEVELS)}.")
+@click.option("--games", type=click.IntRange(1, spec.MAX_GAMES), default=None,
+              help="Games per arm (default 100, or the file's).")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Game i is dealt with seed S + i (default 0, or the file's).")
+@click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE",
+              help="Rule option of the game; repeatable.")
+@click.option("--b-option", "b_options", multiple=True, metavar="NAME=VALUE",
+              help="A second arm: the same game with this option changed; repeatable.")
+@click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.toml", help="Custom cards that join the deck.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=DEFAULT_OUT,
+              show_default=True, help="Folder of the results and the report.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes playing games (default: the number of CPUs).")
+@click.option("--fresh", is_flag=True, help="Forget saved games of this experiment first.")
+@click.option("--no-plots", is_flag=True, help="Write the report without figures.")
+def run_command(file: str | None, name: str | None, variant: str, level: int, players: int,
+                ai: str, games: int | None, seed: int | None, rule_options: tuple[str, ...],
+                b_options: tuple[str, ...], cards_path: str | None, out_dir: str,
+                workers: int | None, fresh: bool, no_plots: bool) -> None:
+    """Play an experiment (FILE, TOML, or the options) and write its report.
+
+    Every game is saved as it ends in OUT/NAME.jsonl, so a stopped run resumes where it was and
+    a finished one is not played again (raise --games to add games). The report, with every
+    measure's 95% interval, goes to OUT/NAME/report.md with its figures.
+    """
+    if file is not None:
+        try:
+            text = pathlib.Path(file).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise SetupError(f"{file}: {exc.strerror or exc}") from None
+        experiment = spec.loads(text, file)
+        experiment = spec.replace(experiment, games=experiment.games if games is None else games,
+                                  seed=experiment.seed if seed is None else seed)
+    else:
+        if not name:
+            raise SetupError("give an experiment FILE, or --name for one made of the options")
+        data: dict = {"experiment": {
+            "name": name, "variant": variant, "level": level, "players": players,
+            "ai": [a.strip() for a in ai.split(",")], "games": games or 100, "seed": seed or 0,
+            "options": parse_options(rule_options)}}
+        if cards_path:
+            data["experiment"]["cards"] = cards_path
+        if b_options:
+            data["b"] = {"options": parse_options(b_options)}
+        experiment = spec.from_data(data, "the options")
+    cards = {arm.cards: read_cards(arm.cards) for arm in experiment.arms.values() if arm.cards}
+    out = pathlib.Path(out_dir)
+    path = out / f"{experiment.name}.jsonl"
+    console = Console(highlight=False, stderr=True)
+    with Progress(TextColumn(experiment.name), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                  console=console, disable=not console.is_terminal) as progress:
+        task = progress.add_task("games", total=None)
+
+        def on_game(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        results = runner.run(experiment, path, cards, workers, fresh, on_game)
+    command = "spaghetti lab run " + " ".join(shlex.quote(a) for a in sys.argv[3:]) \
+        if len(sys.argv) > 3 and sys.argv[1:3] == ["lab", "run"] else f"spaghetti lab run {file}"
+    _write_report(experiment, results, out, command, no_plots)
+
+
+def _write_report(experiment: spec.Experiment, results: dict[str, list[dict]],
+                  out: pathlib.Path, command: str, no_plots: bool) -> None:
+    folder = out / experiment.name
+    folder.mkdir(parents=True, exist_ok=True)
+    players = experiment.a.players
+    summaries = {name: summary(games, players) for name, games in results.items()}
+    (folder / "summary.json").write_text(json.dumps(summaries, indent=1), encoding="utf-8")
+    images: list[str] = []
+    note = ""
+    if not no_plots:
+        try:
+            images = report.figures(experiment, results, folder)
+        except ImportError:
+            note = "(Figures need matplotlib: pip install matplotlib.)"
+    (folder / "report.md").write_text(
+        report.markdown(experiment, results, summaries, images, command, note), encoding="utf-8")
+    console = Console(highlight=False)
+    table = Table(title=f"{experiment.name}: win rate by seat (95% interval)",
+                  title_justify="left")
+    table.add_column("arm")
+    for s in range(players):
+        table.add_column(f"seat {s + 1}", justify="right")
+    for name, games in results.items():
+        table.add_row(name, *(str(r) for r in seat_wins(games, players)))
+    console.print(table)
+    if "b" in results:
+        a, b = seat_wins(results["a"], players), seat_wins(results["b"], players)
+        d = Difference(a[0], b[0])
+        console.print(f"seat 1, arm b - arm a: {d}" + ("" if d.clear else " (not shown: the "
+                                                        "interval holds zero)"))
+    console.print(f"report: {folder / 'report.md'}")
+
+
+@lab.command("exact")
+@click.option("--results", "path", type=click.Path(dir_okay=False), default=str(SOLVED),
+              show_default=True, help="The solved level-1 results.")
+def exact_command(path: str) -> None:
+    """Seat advantage at level 1 under perfect play, from the exact solve, and what it means for
+    the fair first player rule."""
+    seats = exact_seats(pathlib.Path(path))
+    lo, hi = seats.first_rate.interval
+    click.echo(f"Level 1, 2 players, perfect play: of {seats.programs} programs the first player "
+               f"wins {seats.first}, the second {seats.second}, {seats.open} not proven yet "
+               f"(first player {seats.first_rate.value:.1%} of the proven; these are exact "
+               f"results, not a sample: an interval over programs would be {lo:.1%}-{hi:.1%}).")
+    click.echo(f"Fair first player rule under perfect play: {seats.fair_first()}.")

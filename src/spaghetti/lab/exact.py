@@ -1,0 +1,47 @@
+"""What the exact level-1 solve says about the seats (docs/solved/level1.json)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from dataclasses import dataclass
+
+from ..errors import SetupError
+from .measures import Rate
+
+
+@dataclass(frozen=True)
+class ExactSeats:
+    programs: int  # every program of level 1
+    first: int  # proven wins of the first player (places first, runs first)
+    second: int
+    open: int  # not proven yet
+
+    @property
+    def first_rate(self) -> Rate:
+        return Rate(self.first, self.first + self.second)
+
+    def fair_first(self) -> str:
+        """Under perfect play with the fair first player rule (A lays out the program, B
+        chooses to play first or second): B sees the program, and Spaghetti Code has no draws,
+        so every proven program is a win for one seat and B takes that seat."""
+        if self.open:
+            return (f"B, the seat chooser, wins all {self.first + self.second} proven programs "
+                    f"whatever A lays out ({self.open} not proven yet; each of them too has a "
+                    "winning seat, since the game has no draws, so B wins those as well once "
+                    "the winning seat is known)")
+        return f"B, the seat chooser, wins all {self.programs} programs whatever A lays out"
+
+
+def exact_seats(path: pathlib.Path) -> ExactSeats:
+    """Read the solved level-1 results file."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        results = data["results"]
+        first = sum(r.get("status") == "solved" and r.get("winner") == 0
+                    for r in results.values())
+        second = sum(r.get("status") == "solved" and r.get("winner") == 1
+                     for r in results.values())
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise SetupError(f"{path}: not the level-1 results ({exc})") from None
+    return ExactSeats(len(results), first, second, len(results) - first - second)

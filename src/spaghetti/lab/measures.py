@@ -1,0 +1,174 @@
+"""The measures of an experiment, each with a 95 % interval, never a bare rate.
+
+Rates of wins use the Wilson score interval; differences of two rates Newcombe's hybrid score
+interval (from the two Wilson intervals); means a seeded percentile bootstrap. Draws (Pasta
+Logic's everyone-out, C18) are counted apart and are no win for anybody.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from dataclasses import dataclass
+
+from ..ai.arena import wilson
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``k`` of ``n``, with its 95 % Wilson interval."""
+
+    k: int
+    n: int
+
+    @property
+    def value(self) -> float:
+        return self.k / self.n if self.n else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.k, self.n)
+
+    def __str__(self) -> str:
+        lo, hi = self.interval
+        return f"{self.value:.1%} ({lo:.1%}-{hi:.1%}, {self.k}/{self.n})"
+
+
+@dataclass(frozen=True)
+class Difference:
+    """``b - a`` of two rates, with Newcombe's 95 % interval."""
+
+    a: Rate
+    b: Rate
+
+    @property
+    def value(self) -> float:
+        return self.b.value - self.a.value
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        (l1, u1), (l2, u2) = self.a.interval, self.b.interval
+        p1, p2 = self.a.value, self.b.value
+        d = p2 - p1
+        return (d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2),
+                d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2))
+
+    @property
+    def clear(self) -> bool:
+        """Does the interval leave out zero?"""
+        lo, hi = self.interval
+        return lo > 0 or hi < 0
+
+    def __str__(self) -> str:
+        lo, hi = self.interval
+        return f"{self.value:+.1%} ({lo:+.1%} to {hi:+.1%})"
+
+
+@dataclass(frozen=True)
+class Mean:
+    """A mean with a 95 % percentile-bootstrap interval (seeded: the same data, the same
+    interval)."""
+
+    values: tuple[float, ...]
+
+    @property
+    def value(self) -> float:
+        return statistics.fmean(self.values) if self.values else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        data = self.values
+        if len(data) < 2:
+            return (self.value, self.value)
+        rng = random.Random(len(data))
+        means = sorted(statistics.fmean(rng.choices(data, k=len(data))) for _ in range(1000))
+        return (means[25], means[974])
+
+    def __str__(self) -> str:
+        lo, hi = self.interval
+        return f"{self.value:.1f} ({lo:.1f}-{hi:.1f})"
+
+
+def seat_wins(games: list[dict], players: int) -> list[Rate]:
+    """Each seat's win rate (seat 0 places first; with the fair first player, the seat that
+    placed first is seat ``first`` and is counted as the first seat)."""
+    wins = [0] * players
+    for g in games:
+        if g["winner"] is not None:
+            wins[(g["winner"] - g.get("first", 0)) % players] += 1
+    return [Rate(w, len(games)) for w in wins]
+
+
+def endings(games: list[dict]) -> dict[str, Rate]:
+    """How games end: by elimination (lives or flags), stalemate, reaching a height, draws."""
+    counts: dict[str, int] = {}
+    for g in games:
+        key = "draw" if g["winner"] is None else g["reason"]
+        counts[key] = counts.get(key, 0) + 1
+    return {k: Rate(v, len(games)) for k, v in sorted(counts.items())}
+
+
+def length(games: list[dict]) -> tuple[Mean, Mean]:
+    """Mean decisions and mean rounds of the cursor per game."""
+    return (Mean(tuple(float(g["decisions"]) for g in games)),
+            Mean(tuple(float(g["rounds"]) for g in games)))
+
+
+@dataclass(frozen=True)
+class CardStrength:
+    name: str
+    runs: int  # times any seat's flag ran it
+    passes: int  # times a flag on it was passed
+    top_runner_wins: Rate  # games where one seat ran it most: did that seat win?
+    with_card: Rate | None  # the first seat's win rate with the card in the program
+    without_card: Rate | None  # and without it (only where the program varies)
+
+    @property
+    def run_share(self) -> float:
+        total = self.runs + self.passes
+        return self.runs / total if total else 0.0
+
+
+def card_strength(games: list[dict], players: int) -> list[CardStrength]:
+    """For each card seen: how often it is run and passed, and whether the seat whose flags ran
+    it most wins; strongest first."""
+    names = sorted({n for g in games for n in g["program"]})
+    out = []
+    for name in names:
+        runs = sum(sum(g["runs"].get(name, ())) for g in games)
+        passes = sum(g["passes"].get(name, 0) for g in games)
+        k = n = 0
+        for g in games:
+            counts = g["runs"].get(name)
+            if not counts:
+                continue
+            best = max(counts)
+            if counts.count(best) == 1:
+                n += 1
+                k += g["winner"] == counts.index(best)
+        having = [g for g in games if name in g["program"]]
+        lacking = [g for g in games if name not in g["program"]]
+        out.append(CardStrength(
+            name, runs, passes, Rate(k, n),
+            seat_wins(having, players)[0] if having and lacking else None,
+            seat_wins(lacking, players)[0] if having and lacking else None))
+    return sorted(out, key=lambda c: -c.top_runner_wins.value)
+
+
+def summary(games: list[dict], players: int) -> dict:
+    """Every measure of one arm, as plain values (for JSON and the report)."""
+    decisions, rounds = length(games)
+    return {
+        "games": len(games),
+        "seat_wins": [{"seat": s, "rate": r.value, "interval": r.interval, "wins": r.k}
+                      for s, r in enumerate(seat_wins(games, players))],
+        "endings": {k: {"rate": r.value, "interval": r.interval, "count": r.k}
+                    for k, r in endings(games).items()},
+        "decisions": {"mean": decisions.value, "interval": decisions.interval},
+        "rounds": {"mean": rounds.value, "interval": rounds.interval},
+        "cards": [{"card": c.name, "runs": c.runs, "passes": c.passes,
+                   "run_share": c.run_share, "top_runner_wins": c.top_runner_wins.value,
+                   "interval": c.top_runner_wins.interval, "n": c.top_runner_wins.n}
+                  for c in card_strength(games, players)],
+    }

@@ -1,0 +1,134 @@
+"""The lab: experiments as data, a run that resumes, measures with intervals, the report, and the
+command end to end on a small experiment."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from spaghetti.cli.main import cli
+from spaghetti.errors import SetupError
+from spaghetti.lab import Difference, Mean, Rate, loads, run, summary
+from spaghetti.lab.exact import exact_seats
+from spaghetti.lab.measures import card_strength, seat_wins
+
+SMALL = """
+[experiment]
+name = "small"
+ai = "random"
+games = 6
+seed = 3
+
+[b]
+options = {placement_order = "snake"}
+"""
+
+
+def test_an_experiment_file_gives_two_paired_arms():
+    e = loads(SMALL)
+    assert e.a.options == {} and e.b is not None and e.b.options == {"placement_order": "snake"}
+    assert e.games == 6 and e.seed == 3 and e.b.ai == ("random",)
+    assert e.key() != loads(SMALL.replace("snake", "round_robin")).key()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[experiment]\nname = 'x'\ngames = 0\n", "games must be 1 to"),
+    ("[experiment]\nname = 'x'\nlevels = 2\n", "unknown key 'levels'"),
+    ("[experiment]\nname = 'x'\n[c]\n", "unknown table [c]"),
+    ("[experiment]\nname = 'x'\nai = 'genius'\n", "not a computer player"),
+    ("[experiment]\nname = 'x'\nplayers = 3\nai = ['easy', 'random']\n", "2 players for 3 seats"),
+    ("[experiment]\nname = 'x'\noptions = {memory = 'maybe'}\n", "option 'memory' cannot be"),
+    ("[experiment\n", "bad TOML"),
+    ("[experiment]\nname = 'a/b'\n", "name must be"),
+])
+def test_a_bad_experiment_is_one_clear_line(text, message, tmp_path):
+    with pytest.raises(SetupError, match=message.replace("[", r"\[")):
+        run(loads(text), tmp_path / "x.jsonl", workers=1)
+
+
+def test_a_run_saves_every_game_resumes_and_replays_exactly(tmp_path):
+    e = loads(SMALL)
+    path = tmp_path / "small.jsonl"
+    first = run(e, path, workers=1)
+    assert [len(g) for g in first.values()] == [6, 6]
+    assert len(path.read_text().splitlines()) == 1 + 12
+    # The same deals in both arms: game i of each is dealt by seed 3 + i.
+    assert [g["seed"] for g in first["a"]] == [g["seed"] for g in first["b"]] == list(range(3, 9))
+    # A finished run plays nothing again; a longer one plays only the new games.
+    seen = []
+    again = run(e, path, workers=1, on_game=lambda done, total: seen.append((done, total)))
+    assert again == first and seen == [(12, 12)]
+    longer = run(loads(SMALL.replace("games = 6", "games = 8")), path, workers=2)
+    assert longer["a"][:6] == first["a"] and len(longer["b"]) == 8
+    # Two processes give the games one gives.
+    fresh = run(loads(SMALL.replace("games = 6", "games = 8")), tmp_path / "other.jsonl",
+                workers=1)
+    assert fresh == longer
+
+
+def test_a_results_file_of_another_setup_is_refused_and_a_cut_line_played_again(tmp_path):
+    path = tmp_path / "small.jsonl"
+    run(loads(SMALL), path, workers=1)
+    with pytest.raises(SetupError, match="another setup"):
+        run(loads(SMALL.replace("seed = 3", "seed = 4")), path, workers=1)
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:-1] + [lines[-1][:20]]) + "\n")  # a run stopped mid-line
+    assert len(run(loads(SMALL), path, workers=1)["b"]) == 6
+
+
+def test_rates_and_differences_have_the_textbook_intervals():
+    lo, hi = Rate(8, 10).interval
+    assert (round(lo, 3), round(hi, 3)) == (0.49, 0.943)  # Wilson
+    # Newcombe's hybrid score interval (method 10), his example: 56/70 against 48/80.
+    d = Difference(Rate(48, 80), Rate(56, 70))
+    lo, hi = d.interval
+    assert (round(lo, 4), round(hi, 4)) == (0.0524, 0.3339) and d.clear
+    assert not Difference(Rate(5, 10), Rate(6, 10)).clear
+    m = Mean((1.0, 2.0, 3.0, 4.0))
+    assert m.value == 2.5 and m.interval[0] < 2.5 < m.interval[1]
+
+
+def test_measures_count_seats_from_the_first_player_and_cards_by_their_top_runner():
+    games = [
+        {"winner": 0, "first": 0, "program": ["A", "B"], "runs": {"A": [3, 1]}, "passes": {},
+         "reason": "elimination", "decisions": 10, "rounds": 1.0},
+        {"winner": 0, "first": 1, "program": ["A", "B"], "runs": {"A": [2, 2]}, "passes": {"B": 4},
+         "reason": "stalemate", "decisions": 20, "rounds": 2.0},
+        {"winner": None, "first": 0, "program": ["A"], "runs": {"A": [0, 5]}, "passes": {},
+         "reason": "elimination", "decisions": 30, "rounds": 3.0},
+    ]
+    assert [r.k for r in seat_wins(games, 2)] == [1, 1]  # game 2: seat 0 placed second
+    cards = {c.name: c for c in card_strength(games, 2)}
+    assert cards["A"].top_runner_wins == Rate(1, 2)  # a tie in game 2 is left out
+    assert cards["A"].with_card is None  # in every program: nothing to compare with
+    assert cards["B"].with_card == Rate(1, 2) and cards["B"].without_card == Rate(0, 1)
+    assert cards["B"].run_share == 0.0 and cards["A"].runs == 13
+    s = summary(games, 2)
+    assert s["endings"]["draw"]["count"] == 1 and s["decisions"]["mean"] == 20.0
+
+
+def test_the_exact_level1_results_say_who_wins_and_what_the_fair_first_rule_gives():
+    seats = exact_seats(__import__("pathlib").Path("docs/solved/level1.json"))
+    assert seats.programs == 120 and seats.first + seats.second + seats.open == 120
+    assert seats.first > seats.second  # the first player's advantage under perfect play
+    assert "B, the seat chooser, wins" in seats.fair_first()
+    result = CliRunner().invoke(cli, ["lab", "exact"])
+    assert result.exit_code == 0 and f"the first player wins {seats.first}" in result.output
+
+
+def test_the_lab_command_runs_a_small_experiment_end_to_end(tmp_path):
+    (tmp_path / "small.toml").write_text(SMALL, encoding="utf-8")
+    args = ["lab", "run", str(tmp_path / "small.toml"), "--out", str(tmp_path / "out"),
+            "--workers", "1"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "win rate by seat" in result.output and "seat 1, arm b - arm a" in result.output
+    folder = tmp_path / "out" / "small"
+    text = (folder / "report.md").read_text(encoding="utf-8")
+    assert "## Win rate by seat" in text and "## Arm b against arm a" in text
+    assert "![seats](seats.png)" in text and (folder / "seats.svg").exists()
+    assert json.loads((folder / "summary.json").read_text())["a"]["games"] == 6
+    bad = CliRunner().invoke(cli, ["lab", "run", "--games", "3"])
+    assert bad.exit_code != 0 and "--name" in bad.output
