@@ -132,3 +132,54 @@ def test_the_lab_command_runs_a_small_experiment_end_to_end(tmp_path):
     assert json.loads((folder / "summary.json").read_text())["a"]["games"] == 6
     bad = CliRunner().invoke(cli, ["lab", "run", "--games", "3"])
     assert bad.exit_code != 0 and "--name" in bad.output
+
+
+# ---------------------------------------------------------------- puzzles
+
+def test_forced_win_is_exact_on_a_position_one_move_from_the_end():
+    from spaghetti.lab import puzzles
+
+    found = [p for seed in range(4) for p in puzzles.find("spaghetti-code", 1, 2, seed)]
+    assert found, "level-1 self-play holds puzzles"
+    for p in found[:4]:
+        state = p.state()
+        seat = state.to_move
+        assert p.answer in state.legal() and p.options == len(state.legal()) >= 2
+        # The answer and the line after it win; every other option fails to win in N, and
+        # the winning line replays through the engine to the solver's win.
+        line = puzzles.winning_line(p)
+        for option in line:
+            state.apply(option)
+        assert state.is_over and state.winner == seat
+        assert puzzles.check(p)
+        for wrong in p.state().legal():
+            if wrong != p.answer:
+                child = p.state()
+                child.apply(wrong)
+                assert not puzzles.Search(seat).wins(child, p.n - 1)
+                assert "only" in puzzles.refutation(p, wrong) or "ends the game" in \
+                    puzzles.refutation(p, wrong)
+
+
+def test_the_committed_puzzles_are_proven_and_replay():
+    from spaghetti.cli.puzzle import SET, load_set
+    from spaghetti.lab import puzzles
+
+    items = load_set(SET)
+    assert len(items) >= 16
+    for p in items[::max(1, len(items) // 12)]:  # a spread of the set, all games
+        assert puzzles.check(p), p
+
+
+def test_the_puzzle_command_keeps_a_streak(tmp_path, monkeypatch):
+    from spaghetti.cli.puzzle import SET, load_set
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    p = load_set(SET)[0]
+    right = CliRunner().invoke(cli, ["puzzle", "--number", "1"], input=p.answer + "\n")
+    assert right.exit_code == 0 and "Right!" in right.output and "streak: 1" in right.output
+    wrong = next(o for o in p.state().legal() if o != p.answer)
+    again = CliRunner().invoke(cli, ["puzzle", "--number", "1"], input=wrong + "\n")
+    assert "Not this one" in again.output and "streak: 0" in again.output
+    bad = CliRunner().invoke(cli, ["puzzle", "--number", "100000"])
+    assert bad.exit_code != 0 and "the set has" in bad.output

@@ -161,3 +161,56 @@ def exact_command(path: str) -> None:
                f"(first player {seats.first_rate.value:.1%} of the proven; these are exact "
                f"results, not a sample: an interval over programs would be {lo:.1%}-{hi:.1%}).")
     click.echo(f"Fair first player rule under perfect play: {seats.fair_first()}.")
+
+
+@lab.command("puzzles")
+@click.option("--game", "variant", type=click.Choice(list(VARIANTS)), default="spaghetti-code",
+              show_default=True, help="The game of the family.")
+@click.option("--level", type=int, default=1, show_default=True, help="Game level.")
+@click.option("--players", type=int, default=2, show_default=True, help="Number of players.")
+@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Self-play games to search for puzzles.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Game i is dealt with seed S + i.")
+@click.option("--max-turns", type=click.IntRange(1, 4), default=2, show_default=True,
+              help="Find wins in at most this many of the solver's turns.")
+@click.option("--mcts", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Rate difficulty by how often MCTS with this many iterations finds the answer "
+                   "(0: do not rate).")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default="puzzles.jsonl",
+              show_default=True, help="Puzzles are added to this file (JSON lines), once each.")
+def puzzles_command(variant: str, level: int, players: int, games: int, seed: int,
+                    max_turns: int, mcts: int, out_path: str) -> None:
+    """Find "win in N" puzzles in self-play games and prove them by exhaustive search."""
+    from ..lab import puzzles
+
+    path = pathlib.Path(out_path)
+    known = set()
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                data = json.loads(line)
+                known.add((tuple(data["program"]), tuple(data["actions"])))
+            except (ValueError, KeyError, TypeError):
+                raise SetupError(f"{path}: not a puzzles file (JSON lines)") from None
+    console = Console(highlight=False, stderr=True)
+    added = 0
+    with Progress(TextColumn("puzzles"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[n]} found"),
+                  console=console, disable=not console.is_terminal) as progress, \
+            path.open("a", encoding="utf-8") as out:
+        task = progress.add_task("games", total=games, n=0)
+        for i in range(games):
+            for puzzle in puzzles.find(variant, level, players, seed + i, max_turns):
+                if (puzzle.program, puzzle.actions) in known:
+                    continue
+                known.add((puzzle.program, puzzle.actions))
+                data = puzzle.to_data()
+                if mcts:
+                    data["mcts_finds"] = puzzles.mcts_finds(puzzle, mcts, tries=4)
+                out.write(json.dumps(data) + "\n")
+                out.flush()
+                added += 1
+                progress.update(task, n=added)
+            progress.update(task, advance=1)
+    click.echo(f"{added} new puzzles added to {path}")

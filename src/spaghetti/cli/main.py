@@ -26,6 +26,7 @@ from ..errors import RecordError, SetupError, SpaghettiError
 from ..i18n import LANGS, describe
 from .arena import arena
 from .lab import lab
+from .puzzle import puzzle
 from .common import OPTION_WORDS, parse_options, parse_program, read_cards, read_record_data
 from .render import render
 from .solve import solve, solve_level1
@@ -426,6 +427,7 @@ def serve(host: str, port: int, db_path: str, open_browser: bool) -> None:
 
 cli.add_command(arena)
 cli.add_command(lab)
+cli.add_command(puzzle)
 cli.add_command(solve)
 cli.add_command(solve_level1)
 

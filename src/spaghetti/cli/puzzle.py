@@ -1,0 +1,87 @@
+"""``spaghetti puzzle``: a proven "win in N" puzzle in the terminal, a streak kept between runs."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import pathlib
+
+import click
+from rich.console import Console
+
+from ..errors import SetupError
+from ..i18n import LANGS
+from ..lab import puzzles
+from .render import render
+
+SET = pathlib.Path(__file__).resolve().parent.parent / "lab" / "puzzles.jsonl"
+
+
+def _streak_file() -> pathlib.Path:
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                            "state")
+    return pathlib.Path(base) / "spaghetti" / "puzzles.json"
+
+
+def load_set(path: pathlib.Path) -> list[puzzles.Puzzle]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        return [puzzles.Puzzle.from_data(json.loads(line)) for line in lines if line.strip()]
+    except OSError as exc:
+        raise SetupError(f"{path}: {exc.strerror or exc}") from None
+    except (ValueError, KeyError, TypeError):
+        raise SetupError(f"{path}: not a puzzles file (JSON lines)") from None
+
+
+@click.command()
+@click.option("--number", type=click.IntRange(min=1), default=None,
+              help="Play this puzzle of the set (default: the puzzle of the day).")
+@click.option("--file", "path", type=click.Path(dir_okay=False), default=None,
+              help="A puzzles file made by 'spaghetti lab puzzles' (default: the built-in set).")
+@click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
+              help="Language of the table.")
+def puzzle(number: int | None, path: str | None, lang: str) -> None:
+    """Solve a "win in N" puzzle: find the one option that forces a win.
+
+    Every puzzle is proven by exhaustive search: the answer wins within N of your turns
+    whatever the others do, and no other option here does. A right answer shows the winning
+    line; a wrong one shows why it fails. Your streak is kept between runs.
+    """
+    items = load_set(pathlib.Path(path) if path else SET)
+    if not items:
+        raise SetupError("the puzzles file is empty")
+    if number is None:
+        day = datetime.date.today().isoformat()
+        index = int(hashlib.sha256(day.encode()).hexdigest(), 16) % len(items)
+    elif number > len(items):
+        raise SetupError(f"--number: the set has {len(items)} puzzles")
+    else:
+        index = number - 1
+    p = items[index]
+    state = p.state()
+    console = Console(highlight=False)
+    console.print(render(state, lang, width=min(console.width, 120)))
+    seat = state.to_move
+    console.print(f"Puzzle {index + 1} of {len(items)}: seat {seat} to move wins in {p.n} of "
+                  "its turns (this one counted). Options: "
+                  + ", ".join(state.legal()))
+    answer = click.prompt("your answer", type=click.Choice(state.legal()), show_choices=False)
+    streak_path = _streak_file()
+    try:
+        streak = json.loads(streak_path.read_text(encoding="utf-8")).get("streak", 0)
+    except (OSError, ValueError, AttributeError):
+        streak = 0
+    if answer == p.answer:
+        streak += 1
+        console.print(f"Right! The winning line: {' · '.join(puzzles.winning_line(p))}")
+    else:
+        streak = 0
+        console.print(f"Not this one: {puzzles.refutation(p, answer)}.")
+    console.print(f"streak: {streak}")
+    try:
+        streak_path.parent.mkdir(parents=True, exist_ok=True)
+        streak_path.write_text(json.dumps({"streak": streak}), encoding="utf-8")
+    except OSError:
+        pass  # a streak that cannot be kept is no reason to fail the puzzle
