@@ -184,9 +184,10 @@ def test_illegal_and_malformed_messages_get_an_error_and_change_nothing(client):
                (json.dumps([1, 2]), "malformed"),
                (json.dumps({"type": "dance"}), "malformed"),
                (json.dumps({"type": "play", "option": 7}), "malformed"),
-               (json.dumps({"type": "play", "option": "place 99"}), "illegal"),
-               (json.dumps({"type": "play", "option": "fly away"}), "illegal"),
-               (json.dumps({"type": "play", "option": "run"}), "illegal"),
+               (json.dumps({"type": "play", "option": "place 99", "moves": 0}), "illegal"),
+               (json.dumps({"type": "play", "option": "fly away", "moves": 0}), "illegal"),
+               (json.dumps({"type": "play", "option": "run", "moves": 0}), "illegal"),
+               (json.dumps({"type": "play", "option": "place 0"}), "malformed"),
                (json.dumps({"type": "play", "option": "place 0", "moves": 3}), "stale"),
                (json.dumps({"type": "play", "option": "place 0", "moves": "0"}), "malformed")]
         for text, code in bad:
@@ -199,12 +200,12 @@ def test_illegal_and_malformed_messages_get_an_error_and_change_nothing(client):
         # Blue may not act while Red is to move, nor a spectator ever.
         with client.websocket_connect(f"/ws/{gid}?token={blue}") as ws_blue:
             next_state(ws_blue)
-            ws_blue.send_json({"type": "play", "option": "place 0"})
+            ws_blue.send_json({"type": "play", "option": "place 0", "moves": 0})
             msg = ws_blue.receive_json()
             assert msg["code"] == "not_your_turn" and "Red's turn" in msg["message"]
         with client.websocket_connect(f"/ws/{gid}") as spectator:
             assert next_state(spectator)["you"] is None
-            spectator.send_json({"type": "play", "option": "place 0"})
+            spectator.send_json({"type": "play", "option": "place 0", "moves": 0})
             assert spectator.receive_json()["code"] == "spectator"
             spectator.send_json({"type": "hint"})
             assert spectator.receive_json()["code"] == "not_your_turn"
@@ -257,7 +258,8 @@ def test_any_seat_may_declare_a_stalemate_at_a_repeat_even_not_to_move(client, t
         # Blue, not to move, is told it may declare, with what a declaration would mean.
         assert "declare" in msg["labels"] and "would win" in msg["labels"]["declare"]
         assert msg["view"]["legal"] == []
-        spectator.send_json({"type": "play", "option": "declare"})
+        spectator.send_json({"type": "play", "option": "declare",
+                             "moves": len(mirror.history)})
         assert spectator.receive_json()["code"] == "spectator"
         blue.send_json({"type": "play", "option": "declare", "moves": len(mirror.history)})
         expected = mirror.copy()
@@ -289,7 +291,7 @@ def test_a_dropped_connection_finds_the_game_as_it_was(client):
     url = f"/ws/{game['id']}?token={game['token']}"
     with client.websocket_connect(url) as ws:
         next_state(ws)
-        ws.send_json({"type": "play", "option": "place 1"})
+        ws.send_json({"type": "play", "option": "place 1", "moves": 0})
         before = next_state(ws)
     with client.websocket_connect(url) as ws:
         after = next_state(ws)
@@ -328,7 +330,8 @@ def test_every_seat_hears_only_its_own_view_over_many_random_games(client):
                 if mirror.is_over:
                     break
                 option = rng.choice(mirror.legal())
-                conns[mirror.to_move].send_json({"type": "play", "option": option})
+                conns[mirror.to_move].send_json({"type": "play", "option": option,
+                                                 "moves": len(mirror.history)})
                 mirror.apply(option)
                 for viewer, ws in zip(viewers, conns):
                     _check(next_state(ws), mirror, viewer)
@@ -471,7 +474,7 @@ def test_after_a_restart_a_computer_to_move_plays_on(tmp_path):
         game = create(first, seats=seats, seed=8)
         with first.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
             legal = next_state(ws)["view"]["legal"]
-            ws.send_json({"type": "play", "option": legal[0]})
+            ws.send_json({"type": "play", "option": legal[0], "moves": 0})
             assert next_state(ws)["view"]["to_move"] == 1
     with TestClient(create_app(db, autoplay_delay=0)) as second:
         with second.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
@@ -536,11 +539,234 @@ def test_a_move_the_database_refuses_is_not_played(tmp_path):
         with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
             first = next_state(ws)["view"]
             store.save = failing_save
-            ws.send_json({"type": "play", "option": first["legal"][0]})
+            ws.send_json({"type": "play", "option": first["legal"][0], "moves": 0})
             msg = ws.receive_json()
             assert msg["code"] == "storage" and "not played" in msg["message"]
             store.save = real_save
             ws.send_json({"type": "state"})
             assert next_state(ws)["view"] == first
-            ws.send_json({"type": "play", "option": first["legal"][0]})
+            ws.send_json({"type": "play", "option": first["legal"][0], "moves": 0})
             assert next_state(ws)["view"]["moves"] == 1
+
+
+# ---------------------------------------------------------------------- no client stalls the rest
+
+def test_a_client_that_never_reads_is_dropped_and_the_others_hear_every_move(tmp_path):
+    """A spectator asks for the state 800 times (about 8 MB of answers, more than the kernel's
+    buffers hold) and never reads. Its messages pile up in its own queue until it is dropped;
+    the two players meanwhile get every move within a second."""
+    import time
+
+    import httpx
+    from websockets.sync.client import connect
+
+    from web_helpers import ServerThread, stalled_client
+
+    server = ServerThread(str(tmp_path / "games.db"))
+    with server as url:
+        game = httpx.post(url + "/api/games", json={
+            "level": 3, "players": 2, "seats": humans(2), "seed": 4, "autoplay": False}).json()
+        blue = httpx.post(f"{url}/api/games/{game['id']}/claim",
+                          json={"invite": game["invites"]["1"]}).json()["token"]
+        table = server.app.state.hall.tables[game["id"]]
+        ws_base = url.replace("http://", "ws://") + f"/ws/{game['id']}?token="
+        with connect(ws_base + game["token"]) as red_ws, connect(ws_base + blue) as blue_ws:
+            conns = [red_ws, blue_ws]
+            stalled = stalled_client(server.port, game["id"], 800)
+            time.sleep(0.3)  # its answers fill the sockets' buffers
+            try:
+                mirror = Game(level=3, players=2).new_state(None, 4)
+                rng = random.Random(9)
+                for _ in range(40):
+                    if mirror.is_over:
+                        break
+                    option = rng.choice(mirror.legal())
+                    sent = time.monotonic()
+                    conns[mirror.to_move].send(json.dumps({
+                        "type": "play", "option": option, "moves": len(mirror.history)}))
+                    mirror.apply(option)
+                    for seat, ws in enumerate(conns):
+                        while True:  # skip the joins and leaves before this move
+                            msg = json.loads(ws.recv(timeout=1.0))
+                            assert msg["type"] == "state", msg
+                            if msg["view"]["moves"] == len(mirror.history):
+                                break
+                        assert msg["view"] == view(mirror, seat)
+                        assert time.monotonic() - sent < 1.0
+                # The stalled client was dropped; the players are still there.
+                deadline = time.monotonic() + 5
+                while len(table.conns) > 2 and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                assert [c.seat for c in table.conns] == [0, 1]
+                assert all(not c.dropped.is_set() for c in table.conns)
+            finally:
+                stalled.close()
+
+
+def test_a_binary_frame_gets_a_clear_error_and_the_connection_stays(client):
+    game = create(client, seats=humans(2), seed=1, autoplay=False)
+    with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+        next_state(ws)
+        ws.send_bytes(b"\x00\x01binary")
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["code"] == "malformed"
+        assert "binary frames are not understood" in msg["message"]
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+        ws.send_text("[" * 3000)  # nested deeper than any record: the same
+        assert ws.receive_json()["code"] == "malformed"
+        ws.send_json({"type": "play", "option": "place 0", "moves": 0})
+        assert next_state(ws)["view"]["moves"] == 1
+
+
+# ---------------------------------------------------------------------- one way in for a move
+
+def _game_ending_in_a_forced_move() -> tuple[int, list[str]]:
+    """A seed and the moves of a level-2 game whose last move was the only legal option."""
+    for seed in range(500):
+        state = Game(level=2, players=2).new_state(None, seed)
+        rng = random.Random(seed)
+        moves, forced = [], False
+        while not state.is_over:
+            legal = state.legal()
+            forced = len(legal) == 1
+            option = rng.choice(legal)
+            moves.append(option)
+            state.apply(option)
+        if forced:
+            return seed, moves
+    raise AssertionError("no such game in 500 seeds")
+
+
+def test_the_computer_is_never_asked_to_move_in_a_finished_game(tmp_path, caplog):
+    """The race of the issue: with forced moves played by themselves after a delay, the player
+    sends the game's last (forced) move himself inside the delay. The automatic move then finds
+    the game over and asks nobody; no computer is asked to choose in a finished position."""
+    import time
+
+    seed, moves = _game_ending_in_a_forced_move()
+    app = create_app(str(tmp_path / "games.db"), autoplay_delay=1.0)
+    asked: list[bool] = []
+
+    async def spy(fn, record, *args):  # instead of a worker process: note the position
+        asked.append(records.loads(record).is_over)
+        return records.loads(record).legal()[0]
+
+    with TestClient(app) as client:
+        hall = app.state.hall
+        hall._in_worker = spy
+        game = create(client, level=2, seats=humans(2), seed=seed, autoplay=True)
+        tokens = [game["token"], join(client, game, 1)]
+        mirror = Game(level=2, players=2).new_state(None, seed)
+        with client.websocket_connect(f"/ws/{game['id']}?token={tokens[0]}") as red, \
+                client.websocket_connect(f"/ws/{game['id']}?token={tokens[1]}") as blue:
+            conns = [red, blue]
+            for option in moves:
+                ws = conns[mirror.to_move]
+                ws.send_json({"type": "play", "option": option, "moves": len(mirror.history)})
+                mirror.apply(option)
+                while True:
+                    msg = next_state(ws)
+                    assert msg["type"] == "state", msg
+                    if msg["view"]["moves"] == len(mirror.history):
+                        break
+            assert msg["view"]["phase"] == "over"
+            time.sleep(1.5)  # past the delay of the automatic move that lost the race
+            assert not hall.tasks
+        final = records.loads(client.get(f"/api/games/{game['id']}/record").text)
+    assert final.history == mirror.history
+    assert True not in asked  # never asked in a finished game
+    assert "failed" not in caplog.text
+
+
+def test_the_same_move_from_two_tabs_of_one_seat_is_played_once(client, tmp_path):
+    """Both tabs send the same move for move 0: it is played once, and the second tab just
+    gets the state. Another option for the same move number is refused as stale."""
+    game = create(client, seats=humans(2), seed=6, autoplay=False)
+    url = f"/ws/{game['id']}?token={game['token']}"
+    with client.websocket_connect(url) as tab1, client.websocket_connect(url) as tab2:
+        first = next_state(tab1)
+        next_state(tab1), next_state(tab2)  # tab2 joined
+        option, other = first["view"]["legal"][:2]
+        tab1.send_json({"type": "play", "option": option, "moves": 0})
+        tab2.send_json({"type": "play", "option": option, "moves": 0})
+        assert next_state(tab1)["view"]["moves"] == 1
+        for _ in range(2):  # the broadcast and the answer to its own (repeated) move
+            msg = next_state(tab2)
+            assert msg["type"] == "state" and msg["view"]["moves"] == 1, msg
+        tab2.send_json({"type": "play", "option": other, "moves": 0})
+        msg = tab2.receive_json()
+        assert msg["type"] == "error" and msg["code"] == "stale"
+    assert stored_actions(str(tmp_path / "games.db"), game["id"]) == 1
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == 1
+
+
+# ---------------------------------------------------------------------- schemas, echoes, limits
+
+def test_requests_outside_the_documented_ranges_are_refused_with_one_sentence(client):
+    cases = [({"you": True}, "you is the creator's seat"),
+             ({"you": 1}, "you must be a human seat: one of [0]"),
+             ({"clock": 0.001}, "clock is seconds per player, 1 to 86400, or null"),
+             ({"clock": "600"}, "clock is seconds per player"),
+             ({"options": []}, "options is an object"),
+             ({"level": "2"}, "level must be one of 1, 2, 3"),
+             ({"seats": "all"}, "seats must list one seat per player"),
+             ({"autoplay": "yes"}, "autoplay must be true or false"),
+             ([1, 2], "the request must be a JSON object")]
+    for body, message in cases:
+        res = client.post("/api/games", json=body)
+        assert res.status_code == 400, (body, res.text)
+        assert message in res.json()["error"], (body, res.json())
+    res = client.post("/api/games/whatever/claim", json={"invite": 7})
+    assert res.status_code == 400 and "invite" in res.json()["error"]
+
+
+def test_a_huge_illegal_value_is_not_echoed_back_whole(client):
+    huge = "x" * 5_000_000
+    res = client.post("/api/games", content=json.dumps({"options": {"stalemate": huge}})[:999_000]
+                      + '"}}')
+    assert res.status_code == 400 and len(res.text) < 300, res.text[:300]
+    res = client.post("/api/games", json={"options": {"stalemate": "y" * 100_000}})
+    assert res.status_code == 400 and len(res.text) < 300
+    res = client.post("/api/games", json={"options": {"z" * 100_000: True}})
+    assert res.status_code == 400 and len(res.text) < 300
+    game = create(client, seats=humans(2), seed=1, autoplay=False)
+    with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+        next_state(ws)
+        ws.send_json({"type": "play", "option": "fly " + "a" * 90, "moves": 0})
+        msg = ws.receive_json()  # an illegal option: quoted, it is short
+        assert msg["code"] == "illegal" and len(msg["message"]) < 450  # with the forms
+        ws.send_json({"type": "play", "option": "a" * 3000, "moves": 0})
+        msg = ws.receive_json()
+        assert msg["code"] == "malformed" and "at most 100 characters" in msg["message"]
+        assert len(msg["message"]) < 200
+        ws.send_text(json.dumps({"type": "play", "option": "a" * 5_000_000, "moves": 0}))
+        msg = ws.receive_json()
+        assert msg["code"] == "too_large" and len(msg["message"]) < 200
+        ws.send_json({"type": "lang", "lang": "fr"})
+        assert "lang is 'en' or 'ja'" in ws.receive_json()["message"]
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+
+
+def test_hints_and_analyses_are_rate_limited_per_client(client):
+    """Four at once, then one every two seconds; the fifth gets 429 and a clear message, over
+    HTTP and over the WebSocket alike (one bucket per client)."""
+    for _ in range(4):  # each request counts, a refused one too (here: no record: cheap)
+        assert client.post("/api/analyse", json={"upto": 1}).status_code == 400
+    res = client.post("/api/analyse", json={"upto": 1})
+    assert res.status_code == 429
+    assert res.json()["code"] == "rate_limited" and "too many hints and analyses" in \
+        res.json()["error"]
+    assert int(res.headers["Retry-After"]) >= 1
+    game = create(client, seats=humans(2), seed=3, autoplay=False)
+    with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
+        next_state(ws)
+        ws.send_json({"type": "hint"})
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["code"] == "rate_limited"
+        ws.send_json({"type": "ping"})  # the connection stays
+        assert ws.receive_json() == {"type": "pong"}
+    hall = client.app.state.hall
+    hall.buckets.left.clear()  # the time has passed
+    assert client.post("/api/analyse", json={"upto": 1}).status_code == 400

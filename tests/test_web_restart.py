@@ -69,7 +69,8 @@ def test_a_killed_server_restarts_with_every_game_as_it_was(tmp_path):
                 with connect(f"{ws_base}/ws/{game['id']}?token={tokens[seat]}") as ws:
                     assert receive_state(ws)["view"] == view(mirror, seat)
                     option = rng.choice(mirror.legal())
-                    ws.send(json.dumps({"type": "play", "option": option}))
+                    ws.send(json.dumps({"type": "play", "option": option,
+                                        "moves": len(mirror.history)}))
                     mirror.apply(option)
                     assert receive_state(ws)["view"] == view(mirror, seat)
 

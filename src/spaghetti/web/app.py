@@ -14,9 +14,12 @@ Routes (the protocol is documented in docs/web.md):
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from pathlib import Path
+
+from pydantic import BaseModel, ValidationError
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -33,14 +36,35 @@ from ..core.variants import VARIANTS
 from ..errors import RecordError
 from ..i18n import COLOURS, LANGS
 from .store import Store
+from .schemas import MESSAGE, Analyse, Claim, Lang, Play, explain
 from .tables import Connection, Hall, WebError, replay_frames
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 1_000_000  # bytes: a record of a very long game is still far below this
+MAX_MESSAGE = 65_536  # characters: the longest message a client needs is far below this
 
 
 def _error(exc: WebError) -> JSONResponse:
-    return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
+    headers = {"Retry-After": str(max(1, round(exc.retry_after)))} if exc.retry_after else None
+    return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status,
+                        headers=headers)
+
+
+def _ws_error(exc: WebError) -> str:
+    return json.dumps({"type": "error", "code": exc.code, "message": str(exc)},
+                      ensure_ascii=False)
+
+
+def _client(conn) -> str:
+    """Who is asking, for the rate limits: the address the request came from."""
+    return conn.client.host if conn.client else "?"
+
+
+def _parse(model: type[BaseModel], data) -> BaseModel:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise WebError(explain(exc, ", ".join(model.model_fields))) from None
 
 
 DEPTH = records.MAX_DEPTH + 1  # a record, wrapped in a request ({"record": ...})
@@ -118,9 +142,9 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
 
     async def api_claim(request: Request) -> Response:
         try:
-            body = await _json_body(request)
-            invite = body.get("invite") if isinstance(body, dict) else None
-            return JSONResponse(hall.claim(request.path_params["id"], invite))
+            claim = _parse(Claim, await _json_body(request))
+            assert isinstance(claim, Claim)
+            return JSONResponse(hall.claim(request.path_params["id"], claim.invite))
         except WebError as exc:
             return _error(exc)
 
@@ -171,14 +195,13 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
         "upto": n}``, the position after the first n actions."""
         lang = _lang(request.query_params.get("lang"))
         try:
+            hall.buckets.take(_client(request))
             body = await _json_body(request)
             if not isinstance(body, dict) or "record" not in body:
                 raise WebError("send {\"record\": a record, \"upto\": a move number}")
-            upto = body.get("upto")
-            if upto is not None and (isinstance(upto, bool) or not isinstance(upto, int)
-                                     or upto < 0):
-                raise WebError("upto must be a whole number of moves")
-            return JSONResponse(await hall.analyse(body["record"], upto, lang))
+            req = _parse(Analyse, body)
+            assert isinstance(req, Analyse)
+            return JSONResponse(await hall.analyse(req.record, req.upto, lang))
         except WebError as exc:
             return _error(exc)
         except RecordError as exc:
@@ -190,54 +213,69 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
             table = hall.get(ws.path_params["id"])
             seat = hall.viewer(table, ws.query_params.get("token"))
         except WebError as exc:
-            await ws.send_text(json.dumps({"type": "error", "code": exc.code,
-                                           "message": str(exc)}))
+            await ws.send_text(_ws_error(exc))
             await ws.close(code=4000 + exc.status % 1000)
             return
-        conn = Connection(ws.send_text, seat, _lang(ws.query_params.get("lang")))
+        conn = Connection(ws.send_text, seat, _lang(ws.query_params.get("lang")), _client(ws))
+        conn.start()
         table.conns.append(conn)
+        reader = asyncio.ensure_future(_read(ws, table, conn))
+        dropped = asyncio.ensure_future(conn.dropped.wait())
         try:
-            await table.broadcast()  # everyone sees who is online; the newcomer gets the state
+            table.broadcast()  # everyone sees who is online; the newcomer gets the state
             hall.kick(table)  # a game loaded after a restart resumes its computer players
-            while True:
-                text = await ws.receive_text()
-                await _handle(table, conn, text)
-        except WebSocketDisconnect:
-            pass
+            await asyncio.wait({reader, dropped}, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            reader.cancel()
+            dropped.cancel()
+            was_dropped = conn.dropped.is_set()
+            conn.stop()
             hall.leave(table, conn)
-            with contextlib.suppress(Exception):
-                await table.broadcast()
+            table.broadcast()
+            if was_dropped:  # a client too far behind: close (if the socket takes it at all)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(ws.close(code=1013, reason="too far behind"), 1.0)
+
+    async def _read(ws: WebSocket, table, conn: Connection) -> None:
+        """The messages of one client, each answered in turn, until it leaves."""
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                conn.send(_ws_error(WebError(
+                    "binary frames are not understood: send JSON text, e.g. {\"type\": "
+                    "\"ping\"}", "malformed")))
+                continue
+            await _handle(table, conn, text)
+            await asyncio.sleep(0)  # let this connection's sender (and everyone) run between
 
     async def _handle(table, conn: Connection, text: str) -> None:
         """One message from a client. A bad one gets an error back and changes nothing."""
         try:
-            msg = _decode(text, "a message must be JSON, e.g. {\"type\": \"play\", "
-                                "\"option\": \"run\"}")
-            if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-                raise WebError("a message must be a JSON object with a 'type'", "malformed")
-            kind = msg["type"]
-            if kind == "play":
-                moves = msg.get("moves")
-                if moves is not None and (isinstance(moves, bool) or not isinstance(moves, int)):
-                    raise WebError("moves must be a whole number", "malformed")
-                await hall.play(table, conn.seat, msg.get("option"), moves)
-            elif kind == "lang":
-                conn.lang = _lang(msg.get("lang"))
-                await table.send_state(conn)
-            elif kind == "state":
-                await table.send_state(conn)
-            elif kind == "hint":
-                await conn.send(json.dumps(await hall.hint(table, conn.seat, conn.lang),
-                                           ensure_ascii=False))
-            elif kind == "ping":
-                await conn.send(json.dumps({"type": "pong"}))
+            if len(text) > MAX_MESSAGE:
+                raise WebError(f"a message is at most {MAX_MESSAGE} characters", "too_large")
+            data = _decode(text, "a message must be JSON, e.g. {\"type\": \"play\", "
+                                 "\"option\": \"run\", \"moves\": 3}")
+            try:
+                msg = MESSAGE.validate_python(data)
+            except ValidationError as exc:
+                raise WebError(explain(exc, tagged=True), "malformed") from None
+            if isinstance(msg, Play):
+                await hall.play(table, conn.seat, msg.option, msg.moves, conn)
+            elif isinstance(msg, Lang):
+                conn.lang = msg.lang
+                table.send_state(conn)
+            elif msg.type == "state":
+                table.send_state(conn)
+            elif msg.type == "hint":
+                conn.send(json.dumps(await hall.hint(table, conn.seat, conn.lang, conn.client),
+                                     ensure_ascii=False))
             else:
-                raise WebError(f"unknown message type {kind!r}: play, lang, state, hint, ping",
-                               "malformed")
+                conn.send(json.dumps({"type": "pong"}))
         except WebError as exc:
-            await conn.send(json.dumps({"type": "error", "code": exc.code, "message": str(exc)},
-                                       ensure_ascii=False))
+            conn.send(_ws_error(exc))
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

@@ -11,7 +11,15 @@ The :class:`Hall` keeps the tables in memory, creates games, loads them back fro
 the event loop keeps serving everyone else while they think.
 
 Everything here runs on one asyncio event loop; between ``apply`` and the commit there is no
-``await``, so two messages can never interleave inside one action.
+``await``, so two messages can never interleave inside one action. Every move of a game, a
+player's, a forced one played by itself or the computer's, enters through one path under the
+table's lock (:meth:`Hall.play`, :meth:`Hall._autoplay`), which checks again that the position is
+the one the move was chosen in, and that the game is not over.
+
+No client can hold up the others: each connection has its own bounded queue of outgoing
+messages and a task that sends them (:class:`Connection`); sending to a connection never waits,
+and a client that falls :data:`QUEUE_SIZE` messages behind is dropped (its page reconnects and
+gets the state afresh).
 """
 
 from __future__ import annotations
@@ -30,6 +38,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
+from pydantic import ValidationError
+
 from .. import records
 from ..ai import LEVELS, MCTSPlayer, make_player
 from ..core.game import Game
@@ -37,33 +47,104 @@ from ..core.state import State
 from ..core.view import OBSERVER, view
 from ..errors import IllegalOptionError, NotationError, SetupError
 from ..i18n import LANGS, colour, describe, lang_for, option_label, t
+from .schemas import CreateGame, SeatIn, cap, explain
 from .store import Store
 
 log = logging.getLogger("spaghetti.web")
 
 HUMAN, COMPUTER = "human", "computer"
-#: Above this many seconds a clock is refused (a day is plenty for a correspondence game).
-MAX_CLOCK = 24 * 3600
 LOG_SIZE = 12  # last moves sent with every state message
 HINT_ITERATIONS = 3000
+#: Messages that may wait for one connection; a client further behind than this is dropped.
+QUEUE_SIZE = 32
+#: The expensive requests (a hint, an analysis) a client may make at once, and how many a
+#: second after that.
+BURST, REFILL = 4, 0.5
 
 
 class WebError(Exception):
     """A request that cannot be served; ``code`` is a short machine-readable kind."""
 
-    def __init__(self, message: str, code: str = "bad_request", status: int = 400):
-        super().__init__(message)
+    def __init__(self, message: str, code: str = "bad_request", status: int = 400,
+                 retry_after: float | None = None):
+        super().__init__(cap(message, 600))  # engine sentences quote what they were sent
         self.code = code
         self.status = status
+        self.retry_after = retry_after
 
 
-@dataclass
 class Connection:
-    """One open WebSocket: who is looking (a seat or the observer) and in which language."""
+    """One open WebSocket: who is looking (a seat or the observer), in which language, and its
+    own queue of messages to send.
 
-    send: Callable[[str], Awaitable[None]]
-    seat: int | str
-    lang: str = "en"
+    :meth:`send` never waits: it puts the message in the queue, which a task of this connection
+    empties in order (:meth:`start`). A client that does not read falls behind; when
+    ``limit`` messages wait, it is dropped (:attr:`dropped` is set; the server closes the
+    socket, and the page reconnects and gets the state afresh).
+    """
+
+    def __init__(self, send: Callable[[str], Awaitable[None]], seat: int | str,
+                 lang: str = "en", client: str = "?", limit: int = QUEUE_SIZE):
+        self._send = send
+        self.seat = seat
+        self.lang = lang
+        self.client = client  # the address it came from (for the rate limits)
+        self.queue: asyncio.Queue[str] = asyncio.Queue(limit)
+        self.dropped = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._sender())
+
+    def send(self, text: str) -> bool:
+        """Queue a message; False if the connection is (now) dropped."""
+        if self.dropped.is_set():
+            return False
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.info("dropped a connection %s messages behind", self.queue.maxsize)
+            self.stop()
+            return False
+        return True
+
+    def stop(self) -> None:
+        self.dropped.set()
+        if self.task is not None:
+            self.task.cancel()
+
+    async def _sender(self) -> None:
+        try:
+            while True:
+                await self._send(await self.queue.get())
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the socket went away: the reading side notices too
+            self.dropped.set()
+
+
+class Buckets:
+    """A token bucket per client for the expensive requests: ``burst`` at once, then
+    ``rate`` a second."""
+
+    def __init__(self, burst: float = BURST, rate: float = REFILL):
+        self.burst, self.rate = burst, rate
+        self.left: dict[str, tuple[float, float]] = {}  # client -> (tokens, when)
+
+    def take(self, client: str) -> None:
+        """Use one token of ``client``'s; raises :class:`WebError` (429) if none is left."""
+        now = time.monotonic()
+        tokens, then = self.left.get(client, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        if tokens < 1:
+            wait = (1 - tokens) / self.rate
+            raise WebError(f"too many hints and analyses: wait {wait:.0f} s (at most "
+                           f"{self.burst:g} at once, then one every {1 / self.rate:g} s)",
+                           "rate_limited", 429, retry_after=wait)
+        self.left[client] = (tokens - 1, now)
+        if len(self.left) > 10_000:  # forget the clients whose bucket is full again
+            self.left = {k: v for k, v in self.left.items()
+                         if v[0] + (now - v[1]) * self.rate < self.burst}
 
 
 @dataclass
@@ -80,6 +161,10 @@ class Table:
     clock_since: float = field(default_factory=time.monotonic)
     busy: bool = False  # a computer player is thinking
     timer: asyncio.TimerHandle | None = None
+    #: Who made each move and the option as it was sent (to know a repeated submission).
+    movers: list[tuple[int | None, str]] = field(default_factory=list)
+    #: Held while a move is checked, applied, committed and announced: the one way in.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
     def seats(self) -> list[dict]:
@@ -164,20 +249,18 @@ class Table:
             "thinking": self.busy,
         }
 
-    async def broadcast(self) -> None:
-        """Send every connection its own view (one message per kind of viewer)."""
+    def broadcast(self) -> None:
+        """Queue for every connection its own view (one message per kind of viewer). Never
+        waits: a connection that is too far behind is dropped instead."""
         cache: dict[tuple, str] = {}
         for conn in list(self.conns):
             key = (conn.seat, conn.lang)
             if key not in cache:
                 cache[key] = json.dumps(self.message(conn.seat, conn.lang), ensure_ascii=False)
-            try:
-                await conn.send(cache[key])
-            except Exception:  # a connection that went away; its handler will unregister it
-                pass
+            conn.send(cache[key])
 
-    async def send_state(self, conn: Connection) -> None:
-        await conn.send(json.dumps(self.message(conn.seat, conn.lang), ensure_ascii=False))
+    def send_state(self, conn: Connection) -> None:
+        conn.send(json.dumps(self.message(conn.seat, conn.lang), ensure_ascii=False))
 
 
 def _selected(state: State) -> dict | None:
@@ -202,6 +285,7 @@ class Hall:
         self.autoplay_delay = autoplay_delay
         self.tables: dict[str, Table] = {}
         self.tasks: set[asyncio.Task] = set()
+        self.buckets = Buckets()  # hints and analyses per client
 
     def _pool(self) -> Executor:
         # Processes, not threads: a search holds the interpreter for seconds, and a thread would
@@ -242,50 +326,31 @@ class Hall:
         seat is a computer), ``clock`` (seconds per player, or null), ``seed`` or ``program``,
         ``autoplay`` (play forced moves by themselves; default true).
         """
-        if not isinstance(body, dict):
-            raise WebError("the request must be a JSON object")
-        known = {"variant", "level", "players", "options", "seats", "you", "clock", "seed",
-                 "program", "autoplay"}
-        unknown = sorted(set(body) - known)
-        if unknown:
-            raise WebError(f"unknown field {unknown[0]!r}; fields: {', '.join(sorted(known))}")
-        level, players = body.get("level", 1), body.get("players", 2)
-        seed, program = body.get("seed"), body.get("program")
+        try:
+            req = CreateGame.model_validate(body)
+        except ValidationError as exc:
+            raise WebError(explain(exc, ", ".join(CreateGame.model_fields))) from None
+        level, players = req.level, req.players
+        seed, program = req.seed, req.program
         if seed is None and program is None:
             seed = random.randrange(1_000_000)
+        options: dict = req.options  # the values are checked by the engine, per game
         try:
-            game = Game(level=level, players=players, options=body.get("options") or {},
-                        variant=body.get("variant", "spaghetti-code"))
+            game = Game(level=level, players=players, options=options, variant=req.variant)
             state = game.new_state(program, seed)
         except SetupError as exc:
             raise WebError(str(exc)) from None
-        seats = body.get("seats") or [{"kind": HUMAN}] + [{"kind": COMPUTER,
-                                                           "difficulty": "easy"}] * (players - 1)
-        if not isinstance(seats, list) or len(seats) != players:
+        seats = req.seats or [SeatIn(kind="human")] + [SeatIn(kind="computer")] * (players - 1)
+        if len(seats) != players:
             raise WebError(f"seats must list {players} seats, one per player")
-        clean = []
-        for i, seat in enumerate(seats):
-            if not isinstance(seat, dict) or seat.get("kind") not in (HUMAN, COMPUTER):
-                raise WebError(f"seats[{i}]: kind is 'human' or 'computer'")
-            if seat["kind"] == COMPUTER:
-                level_ = seat.get("difficulty", "easy")
-                if level_ not in LEVELS:
-                    raise WebError(f"seats[{i}]: difficulty is one of {', '.join(LEVELS)}")
-                clean.append({"kind": COMPUTER, "difficulty": level_})
-            else:
-                clean.append({"kind": HUMAN})
+        clean = [{"kind": COMPUTER, "difficulty": seat.difficulty} if seat.kind == COMPUTER
+                 else {"kind": HUMAN} for seat in seats]
         humans = [i for i, s in enumerate(clean) if s["kind"] == HUMAN]
-        you = body.get("you", humans[0] if humans else None)
+        you = req.you if "you" in req.model_fields_set else (humans[0] if humans else None)
         if you is not None and you not in humans:
             raise WebError(f"you must be a human seat: one of {humans}" if humans
                            else "every seat is a computer: 'you' must be null")
-        clock = body.get("clock")
-        if clock is not None and (isinstance(clock, bool) or not isinstance(clock, (int, float))
-                                  or not 0 < clock <= MAX_CLOCK):
-            raise WebError(f"clock is seconds per player, 1 to {MAX_CLOCK}, or null")
-        autoplay = body.get("autoplay", True)
-        if not isinstance(autoplay, bool):
-            raise WebError("autoplay must be true or false")
+        clock, autoplay = req.clock, req.autoplay
         settings = {"seats": clean, "clock": clock, "autoplay": autoplay}
         clocks = [float(clock)] * players if clock else None
 
@@ -302,12 +367,9 @@ class Hall:
         return {"id": game_id, "you": you, "token": token,
                 "invites": {str(seat): code for seat, code in invites.items()}}
 
-    def claim(self, game_id: str, invite: object) -> dict:
-        """Use an invite code: the seat it opens and that seat's secret token (once).
-        ``invite`` comes from the request as it is, and is checked here."""
+    def claim(self, game_id: str, invite: str) -> dict:
+        """Use an invite code: the seat it opens and that seat's secret token (once)."""
         table = self.get(game_id)
-        if not isinstance(invite, str) or not invite:
-            raise WebError("an invite code is needed")
         token = secrets.token_urlsafe(24)
         seat = self.store.claim(game_id, invite, token)
         if seat is None:
@@ -331,11 +393,13 @@ class Hall:
         settings, text, clocks = row
         state = records.loads(text)
         first, actions = records.start(json.loads(text))
-        log = []
+        log, movers = [], []
         for option in actions:
             log.append((describe(first, option, "en"), describe(first, option, "ja")))
+            movers.append((first.to_move, option))
             first.apply(option)
-        table = Table(game_id, state, settings, clocks, log, claimed=self.store.claimed(game_id))
+        table = Table(game_id, state, settings, clocks, log, claimed=self.store.claimed(game_id),
+                      movers=movers)
         self.tables[game_id] = table
         self.kick(table)
         return table
@@ -359,41 +423,45 @@ class Hall:
 
     # ------------------------------------------------------------------ play
 
-    async def play(self, table: Table, seat: int | str, option, moves=None) -> None:
-        """Play ``option`` for ``seat``: checked, committed, then broadcast.
+    async def play(self, table: Table, seat: int | str, option: str, moves: int,
+                   conn: Connection | None = None) -> None:
+        """Play ``option`` for ``seat`` in the position after ``moves`` moves: checked,
+        committed, then broadcast.
 
         Raises :class:`WebError` (and changes nothing) for a spectator, a seat that is not to
-        move, a stale move number, or an option the engine refuses.
+        move, a stale move number, or an option the engine refuses. The same move sent again
+        by the same seat (a second tab, a double click) is played once: the repeat only gets
+        the state back (on ``conn``).
 
         ``declare`` (C9 ``manual``) may come from any seat still in the game while the position
         is a repeat, whoever is to move: the engine's ``State.declare(seat)`` decides.
         """
-        state = table.state
-        if not isinstance(seat, int):
-            raise WebError("spectators cannot play", "spectator", 403)
-        if not isinstance(option, str):
-            raise WebError("option must be a string such as 'run' or 'flag 2.0'", "malformed")
-        if moves is not None and moves != len(state.history):
-            raise WebError(f"that move was for move {moves}; the game is at move "
-                           f"{len(state.history)}", "stale", 409)
-        if state.is_over:
-            raise WebError("the game is over", "over", 409)
-        if option.strip() == "declare" and state.to_move != seat:
+        async with table.lock:
+            state = table.state
+            if not isinstance(seat, int):
+                raise WebError("spectators cannot play", "spectator", 403)
+            option = option.strip()
+            if moves != len(state.history):
+                if moves < len(table.movers) and table.movers[moves] == (seat, option):
+                    if conn is not None:  # already played: this is the same move again
+                        table.send_state(conn)
+                    return
+                raise WebError(f"that move was for move {moves}; the game is at move "
+                               f"{len(state.history)}", "stale", 409)
+            if state.is_over:
+                raise WebError("the game is over", "over", 409)
             if table.kind(seat) != HUMAN:
                 raise WebError("the computer plays this seat now", "not_your_turn", 403)
-            self.commit(table, "declare", by=seat)
-            await table.broadcast()
+            if option == "declare" and state.to_move != seat:
+                self.commit(table, "declare", by=seat)
+            elif state.to_move != seat:
+                mover = state.to_move
+                who = "the coin's" if state.is_chance or mover is None else f"{colour(mover)}'s"
+                raise WebError(f"it is {who} turn, not yours", "not_your_turn", 403)
+            else:
+                self.commit(table, option)
+            table.broadcast()
             self.kick(table)
-            return
-        if state.to_move != seat:
-            mover = state.to_move
-            who = "the coin's" if state.is_chance or mover is None else f"{colour(mover)}'s"
-            raise WebError(f"it is {who} turn, not yours", "not_your_turn", 403)
-        if table.kind(seat) != HUMAN:
-            raise WebError("the computer plays this seat now", "not_your_turn", 403)
-        self.commit(table, option)
-        await table.broadcast()
-        self.kick(table)
 
     def commit(self, table: Table, option: str, by: int | None = None) -> None:
         """Apply one option and store the record; raises :class:`WebError` if it is refused.
@@ -418,11 +486,13 @@ class Hall:
             table.clocks[mover] = max(0.0, table.clocks[mover] - (now - table.clock_since))
         table.clock_since = now
         table.log.append(words)
+        table.movers.append((by if by is not None else mover, option.strip()))
         try:
             self.store.save(table.id, table.record(), table.clocks)
         except sqlite3.Error as exc:  # not stored, so not played: back to the position before
             table.state, table.clocks, table.clock_since = before
             table.log.pop()
+            table.movers.pop()
             log.error("game %s: could not store a move: %s", table.id, exc)
             raise WebError("the server could not save the game: the move was not played; "
                            "try again", "storage", 503) from None
@@ -466,19 +536,22 @@ class Hall:
         table.clocks[mover] = 0.0
         self.store.save_settings(table.id, table.settings)
         self.store.save(table.id, table.record(), table.clocks)
-        task = asyncio.get_running_loop().create_task(table.broadcast())
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        table.broadcast()
         self.kick(table)
 
     async def _autoplay(self, table: Table) -> None:
-        """Play the computer's (or a forced) move, thinking in a worker process."""
+        """Play the computer's (or a forced) move, thinking in a worker process. The move is
+        chosen outside the table's lock (a search takes seconds) and played under it, only if
+        the position is still the one it was chosen in and the game is not over."""
         played = False
         try:
-            option = await self._choose(table)
-            if option is not None:
-                self.commit(table, option)
-                played = True
+            chosen = await self._choose(table)
+            if chosen is not None:
+                option, moves = chosen
+                async with table.lock:
+                    if len(table.state.history) == moves and not table.state.is_over:
+                        self.commit(table, option)
+                        played = True
         except asyncio.CancelledError:
             raise
         except Exception:  # a bug must not take the server down; the next connection retries
@@ -486,40 +559,47 @@ class Hall:
         finally:
             table.busy = False
         if played:
-            await table.broadcast()
+            table.broadcast()
         self.kick(table)
 
-    async def _choose(self, table: Table) -> str | None:
-        """The option to play by itself, or None if someone played first meanwhile (a forced
-        move the player sent himself)."""
+    async def _choose(self, table: Table) -> tuple[str, int] | None:
+        """The option to play by itself and the move number it is for, or None if the position
+        changed meanwhile (a forced move the player sent himself, a declared stalemate, the end
+        of the game): then nobody is asked to choose."""
         state = table.state
         moves = len(state.history)
-        mover = state.to_move
         if self.autoplay_delay:
             await asyncio.sleep(self.autoplay_delay)
+        if len(state.history) != moves or state.is_over:
+            return None
+        mover = state.to_move
         legal = state.legal()
         if state.is_chance or mover is None:  # the coin flip: the server draws it
             option = state.sample_chance(random.SystemRandom())
         elif len(legal) == 1 and (table.settings.get("autoplay", True)
                                   or table.kind(mover) == COMPUTER):
             option = legal[0]
+        elif table.kind(mover) != COMPUTER:
+            return None  # a person's choice (the clock is what plays for a person)
         else:
             level = table.seats[mover].get("difficulty", "easy")
             seed = random.randrange(1 << 30)
             if level == "random":  # no thinking to speak of: no need for a worker
                 option = make_player(level, seed).choose(state.copy())
             else:
-                await table.broadcast()  # show "thinking"
+                table.broadcast()  # show "thinking"
                 option = await self._in_worker(think, records.dumps(state), level, seed)
-        if len(state.history) != moves or state.is_over:
-            return None
-        return option
+        return option, moves
 
-    async def hint(self, table: Table, seat: int | str, lang: str) -> dict:
-        """The computer's analysis of the options of the seat to move, for that seat only."""
+    async def hint(self, table: Table, seat: int | str, lang: str,
+                   client: str | None = None) -> dict:
+        """The computer's analysis of the options of the seat to move, for that seat only.
+        ``client``: who asks, for the rate limit (:attr:`buckets`)."""
         state = table.state
         if seat != state.to_move or not isinstance(seat, int):
             raise WebError("a hint is only for the seat to move", "not_your_turn", 403)
+        if client is not None:
+            self.buckets.take(client)
         snapshot = state.copy()
         rows = await self._in_worker(analyse, records.dumps(snapshot), HINT_ITERATIONS,
                                      random.randrange(1 << 30))
@@ -578,5 +658,5 @@ def replay_frames(data, lang: str) -> dict:
             "record": records.record_of(state)}
 
 
-__all__ = ["COMPUTER", "HUMAN", "Connection", "Hall", "Table", "WebError", "analyse",
+__all__ = ["COMPUTER", "HUMAN", "Buckets", "Connection", "Hall", "Table", "WebError", "analyse",
            "replay_frames", "think"]
