@@ -183,3 +183,15 @@ def test_the_puzzle_command_keeps_a_streak(tmp_path, monkeypatch):
     assert "Not this one" in again.output and "streak: 0" in again.output
     bad = CliRunner().invoke(cli, ["puzzle", "--number", "100000"])
     assert bad.exit_code != 0 and "the set has" in bad.output
+
+
+def test_a_ray_run_gives_the_games_a_process_run_gives(tmp_path):
+    ray = pytest.importorskip("ray")
+    e = loads(SMALL.replace("games = 6", "games = 3"))
+    local = run(e, tmp_path / "local.jsonl", workers=1)
+    ray.init(num_cpus=1, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
+    try:
+        remote = run(e, tmp_path / "ray.jsonl", ray_address="local")
+    finally:
+        ray.shutdown()
+    assert remote == local

@@ -65,12 +65,16 @@ def lab() -> None:
               show_default=True, help="Folder of the results and the report.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes playing games (default: the number of CPUs).")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Play on a Ray cluster at ADDRESS ('local': start Ray here); the results are "
+                   "the same as with processes.")
 @click.option("--fresh", is_flag=True, help="Forget saved games of this experiment first.")
 @click.option("--no-plots", is_flag=True, help="Write the report without figures.")
 def run_command(file: str | None, name: str | None, variant: str, level: int, players: int,
                 ai: str, games: int | None, seed: int | None, rule_options: tuple[str, ...],
                 b_options: tuple[str, ...], cards_path: str | None, out_dir: str,
-                workers: int | None, fresh: bool, no_plots: bool) -> None:
+                workers: int | None, ray_address: str | None, fresh: bool,
+                no_plots: bool) -> None:
     """Play an experiment (FILE, TOML, or the options) and write its report.
 
     Every game is saved as it ends in OUT/NAME.jsonl, so a stopped run resumes where it was and
@@ -109,7 +113,7 @@ def run_command(file: str | None, name: str | None, variant: str, level: int, pl
         def on_game(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        results = runner.run(experiment, path, cards, workers, fresh, on_game)
+        results = runner.run(experiment, path, cards, workers, fresh, on_game, ray_address)
     command = "spaghetti lab run " + " ".join(shlex.quote(a) for a in sys.argv[3:]) \
         if len(sys.argv) > 3 and sys.argv[1:3] == ["lab", "run"] else f"spaghetti lab run {file}"
     _write_report(experiment, results, out, command, no_plots)

@@ -97,11 +97,13 @@ def load(path: pathlib.Path, experiment: Experiment) -> dict[str, dict[int, dict
 
 def run(experiment: Experiment, path: pathlib.Path, cards: dict[str, tuple] | None = None,
         workers: int | None = None, fresh: bool = False,
-        on_game: Callable[[int, int], None] | None = None) -> dict[str, list[dict]]:
+        on_game: Callable[[int, int], None] | None = None,
+        ray_address: str | None = None) -> dict[str, list[dict]]:
     """Play the games of every arm not saved yet in ``path``, saving each as it ends; return
     every arm's games in order. ``cards``: custom cards by file name, as read by the caller.
     ``on_game(done, total)`` is told of progress. ``workers``: processes (default: the CPUs;
-    1 plays in this process)."""
+    1 plays in this process). ``ray_address``: play on a Ray cluster instead ("local" starts
+    Ray on this machine); a game's result depends only on its seeds, so it is the same."""
     experiment.check(cards)
     if fresh and path.exists():
         path.unlink()
@@ -119,7 +121,8 @@ def run(experiment: Experiment, path: pathlib.Path, cards: dict[str, tuple] | No
         count = total - len(todo)
         if on_game:
             on_game(count, total)
-        for name, game in _play(todo, workers):
+        games = _play_ray(todo, ray_address) if ray_address else _play(todo, workers)
+        for name, game in games:
             done[name][game["i"]] = game
             out.write(json.dumps({"arm": name, "game": game}) + "\n")
             out.flush()
@@ -150,3 +153,20 @@ def _play(todo: list, workers: int | None) -> Iterable[tuple[str, dict]]:
                 nxt = next(jobs, None)
                 if nxt is not None:
                     pending.add(pool.submit(_job, nxt))
+
+
+def _play_ray(todo: list, address: str) -> Iterable[tuple[str, dict]]:
+    try:
+        import ray
+    except ImportError:
+        raise SetupError("--ray needs the ray package (pip install 'spaghetti[ray]')") from None
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address)
+    remote = ray.remote(_job)
+    pending = [remote.remote(job) for job in todo]
+    while pending:
+        done, pending = ray.wait(pending, num_returns=1)
+        yield ray.get(done[0])
