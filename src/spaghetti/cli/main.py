@@ -194,21 +194,36 @@ def _refuse_setup_with_load(ctx: click.Context) -> None:
 @click.option("--move-clock", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
               help="Seconds a person has for each move (the Nightmare notes suggest 60); over "
                    "it, a random option is played for them.")
+@click.option("--autosave", "autosave_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR", help="Keep the record of every finished game in DIR (created if "
+                                  "missing), one file a game.")
+@click.option("--plain", is_flag=True,
+              help="Line mode: one line of input per decision, the table printed after each move "
+                   "(for screen readers and pipes). Used by itself when standard input or output "
+                   "is not a terminal.")
 def play(variant: str, level: int, players: int, seed: int | None, program: str | None,
          lang: str,
          opponent: str, seat: int, rule_options: tuple[str, ...], save_path: str | None,
-         load_path: str | None, cards_path: str | None, move_clock: float | None) -> None:
+         load_path: str | None, cards_path: str | None, move_clock: float | None,
+         autosave_dir: str | None, plain: bool) -> None:
     """Play a game in the terminal.
 
-    At each decision the legal options are listed with numbers; type a number or the option
-    itself (e.g. 'flag 2.0'). Moves with a single option are played for you, and computer seats
-    play by themselves. Commands: undo, save FILE, hint, help, quit. Input may be piped in: the game
-    stops cleanly (status 0) at the end of the input.
+    On a terminal the game is full screen: move to a card, flag or player with the arrow keys
+    (or click it) and press Enter, or type the option in notation (e.g. 'flag 2.0'; Tab
+    completes, Up and Down recall). PageUp and PageDown step through the moves played; F1 shows
+    the keys. For line mode, give --plain.
+
+    Line mode (--plain, or when standard input or output is not a terminal): at each decision
+    the legal options are listed with numbers; type a number or the option itself. Moves with a
+    single option are played for you, and computer seats play by themselves. Commands: undo,
+    save FILE, hint, help, quit. Input may be piped in: the game stops cleanly (status 0) at the
+    end of the input.
 
     \b
     Examples:
       spaghetti play --vs random --seed 3
-      spaghetti play --vs normal --level 2
+      spaghetti play --vs random --plain         # line mode
+      spaghetti play --vs normal --level 2 --autosave games/
       spaghetti play --vs random --seat 1 --level 3 --lang ja
       spaghetti play --players 3 --option placement_order=snake --save game.json
       spaghetti play --load game.json --vs random
@@ -237,11 +252,31 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
     if not 0 <= seat < players:
         raise SetupError(f"--seat {seat}: the seats of a {players}-player game are 0 to {players - 1}")
     ai_seed = 0 if seed is None else seed
-    seats = [None if opponent == "human" or s == seat else make_player(opponent, ai_seed * 100 + s)
-             for s in range(players)]
-    session = Session(state, seats, lang=lang, console=_console(), save_path=save_path,
-                      move_clock=move_clock,
-                      seed=shown_seed)
+
+    def seats_for(base: int) -> list:
+        return [None if opponent == "human" or s == seat else make_player(opponent, base * 100 + s)
+                for s in range(players)]
+
+    if not plain and sys.stdin.isatty() and sys.stdout.isatty():
+        from .tui import Setup, run_app
+
+        game, names = state.game, (program_names if load_path is None else None)
+
+        def rematch() -> Setup:
+            """The same game again: the same program if it was given, else a new shuffle."""
+            new_seed = random.randrange(10_000)
+            fresh = game.new_state(names, None if names else new_seed)
+            return Setup(fresh, seats_for(new_seed), None if names else new_seed)
+
+        farewell = run_app(Setup(state, seats_for(ai_seed), shown_seed), lang=lang,
+                           save_path=save_path, autosave_dir=autosave_dir,
+                           move_clock=move_clock, rematch=rematch)
+        if farewell:
+            click.echo(farewell)
+        sys.exit(0)
+    session = Session(state, seats_for(ai_seed), lang=lang, console=_console(),
+                      save_path=save_path, move_clock=move_clock, seed=shown_seed,
+                      autosave_dir=autosave_dir)
     sys.exit(session.run())
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import signal
 import sys
+import time
 from contextlib import contextmanager, nullcontext
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -36,6 +37,63 @@ HINT_ITERATIONS = 3000  # the hint's MCTS budget (about half a second)
 HINT_SOLVER_NODES = 20_000  # the positions the solver may search first for a proven hint
 
 
+def hint_lines(state: State, lang: str, seed: int | None = None,
+               iterations: int = HINT_ITERATIONS) -> tuple[str, list[tuple[str, str | None]]]:
+    """The hint for the seat to move: the option recommended, and lines (with their styles)
+    saying it with its evidence.
+
+    Proven by the exact solver when it finds a proof within :data:`HINT_SOLVER_NODES` positions
+    and nothing is hidden from the seat (and the proof is not a loss): the option and its proven
+    value. Otherwise MCTS analysis: the most visited option is the one recommended, with its
+    visits and estimated win chance, then the next two by visits. ``state`` is not changed; the
+    search is seeded by ``seed`` and the move number, so a hint is reproducible.
+    """
+    lang = lang_for(lang, state)
+    if not state.hidden and not state.is_chance:
+        found = proven_option(state, HINT_SOLVER_NODES)
+        if found is not None and found[1] > -1.0:
+            option, value = found
+            verdict = (t("proven_win", lang) if value == 1.0 else
+                       t("proven_draw", lang) if value == 0.0 else
+                       t("proven_expect", lang, value=value))
+            return option, [(t("hint_proven", lang, option=option,
+                               label=option_label(state, option, lang), verdict=verdict),
+                              "cyan")]
+    searcher = MCTSPlayer(iterations=iterations, seed=(seed or 0) * 1000 + len(state.history))
+    rows = searcher.analyse(state)
+    total = sum(visits for _, visits, _ in rows)
+    best, visits, value = rows[0]
+    lines: list[tuple[str, str | None]] = [
+        (t("hint", lang, option=best, label=option_label(state, best, lang), visits=visits,
+           total=total, chance=round(100 * value)), "cyan")]
+    for option, visits, value in rows[1:3]:
+        lines.append((t("hint_other", lang, option=option, visits=visits,
+                        chance=round(100 * value)), None))
+    return best, lines
+
+
+def autosave_path(state: State, directory: str | Path) -> Path:
+    """A new file name in ``directory`` for the record of ``state`` (created if missing):
+    the date and time, the game, level and players, never an existing file's name."""
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    game = state.game
+    stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{game.variant}-L{game.level}-{game.players}p"
+    path = folder / f"{stem}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}.json"
+        n += 1
+    return path
+
+
+def autosave_finished(state: State, directory: str | Path) -> Path:
+    """Write the record of a finished game into ``directory`` (``--autosave``); its path."""
+    path = autosave_path(state, directory)
+    path.write_text(records.dumps(state), encoding="utf-8")
+    return path
+
+
 class Session:
     """One game at the terminal: the state, who plays each seat, and the moves in words."""
 
@@ -43,8 +101,9 @@ class Session:
                  console: Console | None = None, save_path: str | None = None,
                  seed: int | None = None, read_line: Callable[[str], str] | None = None,
                  clear: bool | None = None, hint_iterations: int = HINT_ITERATIONS,
-                 move_clock: float | None = None):
+                 move_clock: float | None = None, autosave_dir: str | None = None):
         self.state = state
+        self.autosave_dir = autosave_dir  # every finished game's record goes there
         self.players = list(players)
         self.lang = lang_for(lang, state)  # with the words of the game on the table
         self.console = console or Console()
@@ -186,6 +245,7 @@ class Session:
             state = self.state
             if state.is_over:
                 self.show()
+                self._keep_finished()
                 return 0
             if dirty:
                 self.show()
@@ -266,32 +326,11 @@ class Session:
         return nullcontext()
 
     def hint(self) -> None:
-        """Say the best option: proven by the exact solver when it finds a proof quickly and
-        nothing is hidden from the seat; else by MCTS analysis, with visits and win chance."""
-        state = self.state
-        if not state.hidden and not state.is_chance:
-            with self._busy(t("hint_thinking", self.lang)):
-                found = proven_option(state, HINT_SOLVER_NODES)
-            if found is not None and found[1] > -1.0:
-                option, value = found
-                verdict = (t("proven_win", self.lang) if value == 1.0 else
-                           t("proven_draw", self.lang) if value == 0.0 else
-                           t("proven_expect", self.lang, value=value))
-                self.say(t("hint_proven", self.lang, option=option,
-                           label=option_label(state, option, self.lang), verdict=verdict),
-                         "cyan")
-                return
-        searcher = MCTSPlayer(iterations=self.hint_iterations,
-                              seed=(self.seed or 0) * 1000 + len(state.history))
+        """Say the best option and the evidence for it (:func:`hint_lines`)."""
         with self._busy(t("hint_thinking", self.lang)):
-            rows = searcher.analyse(state)
-        total = sum(visits for _, visits, _ in rows)
-        option, visits, value = rows[0]
-        self.say(t("hint", self.lang, option=option, label=option_label(state, option, self.lang),
-                   visits=visits, total=total, chance=round(100 * value)), "cyan")
-        for option, visits, value in rows[1:3]:
-            self.say(t("hint_other", self.lang, option=option, visits=visits,
-                       chance=round(100 * value)))
+            _, lines = hint_lines(self.state, self.lang, self.seed, self.hint_iterations)
+        for text, style in lines:
+            self.say(text, style)
 
     def _autosave(self) -> None:
         """Write the record to the --save file (if any); after a failure, stop saving."""
@@ -303,6 +342,17 @@ class Session:
         except OSError as exc:
             self.say(t("save_failed", self.lang, err=exc), "bold red")
             self.save_path = None
+
+    def _keep_finished(self) -> None:
+        """--autosave DIR: the finished game's record goes into DIR."""
+        if not self.autosave_dir:
+            return
+        try:
+            path = autosave_finished(self.state, self.autosave_dir)
+        except OSError as exc:
+            self.say(t("save_failed", self.lang, err=exc), "bold red")
+            return
+        self.say(t("saved", self.lang, file=path), "green")
 
     def _leave(self) -> int:
         if self.save_path:
