@@ -317,3 +317,46 @@ def test_line_mode_autosave_keeps_the_finished_game(tmp_path):
     assert len(kept) == 1 and str(kept[0]) in result.stdout.replace("\n", "")
     assert records.loads(kept[0].read_text()).is_over
     assert json.loads(kept[0].read_text())["format"] == "spaghetti-record/1"
+
+
+def test_the_move_clock_counts_down_and_plays_for_a_person_out_of_time():
+    app = new_app(move_clock=0.6)
+
+    async def play() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert "⏱" in screen_text(app)
+            for _ in range(100):
+                await asyncio.sleep(0.02)
+                await pilot.pause()
+                if app.model.state.history:
+                    break
+            await settle(pilot, app)
+            assert app.model.who[0] == "computer"  # played for Red at random
+            assert "Time ran out" in screen_text(app)
+
+    asyncio.run(play())
+
+
+def test_rematch_starts_a_new_game_on_the_same_screen():
+    """Computers on every seat play to the end; then a rematch deals the next game."""
+    state = spaghetti.new_game(1, 2, seed=5)
+    dealt = []
+
+    def rematch() -> Setup:
+        dealt.append(True)
+        return Setup(spaghetti.new_game(1, 2, seed=6), [RandomPlayer(1), RandomPlayer(2)], 6)
+
+    app = GameApp(Setup(state, [RandomPlayer(3), RandomPlayer(4)], 5), rematch=rematch)
+
+    async def play() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert app.model.state.is_over
+            assert app.choices == ["save", "rematch", "replay", "quit"]
+            app.choose("rematch")
+            assert dealt and app.model.seed == 6 and "seed 6" in screen_text(app)
+            await settle(pilot, app)
+            assert app.model.state.is_over  # the computers played it through too
+
+    asyncio.run(play())

@@ -37,7 +37,7 @@ from ..core.view import REFEREE, knows_card
 from ..i18n import colour, lang_for, mark, option_label, style, t
 from .changes import Changes, changes
 from .play import COMPUTER, FORCED, HUMAN, Session, autosave_finished, autosave_path, hint_lines
-from .render import decision_line, expansions_text, header, result_line
+from .render import decision_line, expansions_text, result_line
 
 CARD_WIDTH = 16  # a card's width on the board, its border included
 CARD_GAP = 1
@@ -255,7 +255,7 @@ class GameApp(App[None]):
 
     CSS = """
     Screen { layout: vertical; }
-    #top { height: 1; background: $panel; padding: 0 1; }
+    #top { height: auto; max-height: 2; background: $panel; padding: 0 1; }
     #main { height: 1fr; }
     #board { width: 1fr; padding: 0 0 0 1; }
     #board:focus { background: $boost; }
@@ -758,11 +758,18 @@ class GameApp(App[None]):
             state = self.model.state if self.review is None else None
         if state is None:
             return
-        text = header(state, self.lang, self.model.seed)
+        lang = self.lang
+        game = state.game
+        parts = [t("level", lang, n=game.level), t("players_n", lang, n=game.players),
+                 t(f"phase.{state.phase}", lang), t("move_no", lang, n=len(state.history))]
+        if self.model.seed is not None:
+            parts.insert(2, t("seed", lang, n=self.model.seed))
+        text = Text(game.rules.title_ja if lang == "ja" else game.rules.title, style="bold")
+        text.append(" · " + " · ".join(parts), style="dim")
         if self.deadline is not None and self.review is None:
             left = max(0, round(self.deadline - time.monotonic()))
-            text.append("  ·  ")
-            text.append(w("clock", self.lang, s=left), style="bold yellow" if left > 10 else
+            text.append(" · ")
+            text.append(w("clock", lang, s=left), style="bold yellow" if left > 10 else
                         "bold red")
         self.query_one("#top", Static).update(text)
 
