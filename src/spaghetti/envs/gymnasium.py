@@ -1,0 +1,221 @@
+"""One seat of a game as a Gymnasium environment; the other seats are computer players.
+
+>>> from spaghetti.envs.gymnasium import SpaghettiEnv
+>>> e = SpaghettiEnv(level=1, opponents="random")
+>>> obs, info = e.reset(seed=1)
+>>> obs.shape == e.observation_space.shape, int(info["action_mask"].sum())
+(True, 5)
+>>> obs, reward, terminated, truncated, info = e.step(int(e.action_masks().argmax()))
+>>> terminated, reward
+(False, 0.0)
+
+The learner's observation is its seat's vector (:class:`~spaghetti.envs.encoding.Encoder`), its
+action a compact id; the legal ones are ``info["action_mask"]`` and :meth:`action_masks` (as
+sb3-contrib's ``MaskablePPO`` reads them). The reward is +1 for a win, -1 for a loss, 0 for a
+draw or a game cut short (``max_moves``), given when the game ends. The other seats play at a
+difficulty of :data:`spaghetti.ai.LEVELS` (``random``, ``easy``, ``normal``, ``hard``,
+``perfect``), one for all or one each, or any objects with ``choose(state) -> option``.
+
+An illegal action (one the mask rules out) ends the episode as a loss (``illegal="lose"``, the
+default, so that unmasked algorithms and ``check_env`` can step any action) or raises
+(``illegal="raise"``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..ai import LEVELS, Player, make_player
+from ..core import notation as N
+from ..core.state import State
+from ..errors import IllegalOptionError, SetupError
+from . import table
+from .encoding import NUM_ACTIONS, ActionCodec, Encoder
+from .pettingzoo import MAX_MOVES, make_game, program_length, resolve_chance
+
+ENV_ID = "spaghetti/Spaghetti-v0"
+
+
+class SpaghettiEnv(gymnasium.Env):
+    """A game of the family from one seat; the others are computer players.
+
+    Arguments as :class:`~spaghetti.envs.pettingzoo.SpaghettiAECEnv` (``variant``, ``level``,
+    ``players``, ``options``, ``program``, ``cards``, ``max_moves``, ``adjudicate``,
+    ``render_mode``), and: ``seat``, the learner's seat (None: a seat drawn for each game);
+    ``opponents``, a difficulty (one for every other seat) or one per other seat in seat order,
+    each a difficulty or a player object; ``illegal``, ``"lose"`` or ``"raise"``.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(self, variant: str = "spaghetti-code", level: int = 1, players: int = 2,
+                 options: dict | None = None, program: list[str] | None = None,
+                 cards: Any = (), seat: int | None = 0,
+                 opponents: str | Player | Sequence[str | Player] = "random",
+                 max_moves: int | None = MAX_MOVES, adjudicate: bool = False,
+                 illegal: str = "lose", render_mode: str | None = None):
+        self.game = make_game(variant, level, players, options, cards)
+        self.program = list(program) if program is not None else None
+        if self.program is not None:
+            self.game.new_state(self.program, 0)
+        if seat is not None and (type(seat) is not int or not 0 <= seat < players):
+            raise SetupError(f"seat must be 0-{players - 1} or None, not {seat!r}")
+        if isinstance(opponents, (str, Player)):
+            chosen = [opponents] * (players - 1)
+        else:
+            chosen = list(opponents)
+        if len(chosen) != players - 1:
+            raise SetupError(f"opponents: one for each of the {players - 1} other seats, "
+                             f"not {len(chosen)}")
+        for level_ in chosen:
+            if isinstance(level_, str) and level_ not in LEVELS:
+                raise SetupError(f"unknown difficulty {level_!r}: one of {', '.join(LEVELS)}")
+        if illegal not in ("lose", "raise"):
+            raise SetupError(f"illegal is 'lose' or 'raise', not {illegal!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise SetupError(f"render_mode is one of {self.metadata['render_modes']}, "
+                             f"not {render_mode!r}")
+        self.opponents = chosen
+        self.seat_choice = seat
+        self.seat = seat if seat is not None else 0
+        self.max_moves = max_moves
+        self.adjudicate = adjudicate
+        self.illegal = illegal
+        self.render_mode = render_mode
+        self.cards = program_length(self.game, self.program)
+        self.codec = ActionCodec(self.game)
+        self.encoder = Encoder(self.game, self.cards)
+        low, high = self.encoder.bounds()
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.state: State | None = None
+        self._rng = random.Random(0)
+        self._players: dict[int, Player] = {}
+        self._ended = False
+
+    # ----------------------------------------------------------------- the game
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        draw = self.np_random.integers
+        self._rng = random.Random(int(draw(2**62)))
+        if self.seat_choice is None:
+            self.seat = int(draw(self.game.players))
+        others = [s for s in range(self.game.players) if s != self.seat]
+        self._players = {}
+        for s, who in zip(others, self.opponents):
+            self._players[s] = make_player(who, int(draw(2**62))) if isinstance(who, str) \
+                else who
+        self.state = self.game.new_state(self.program, int(draw(2**31)))
+        self._ended = False
+        self._play_others()
+        return self._observe(), self._info()
+
+    def _play_others(self) -> None:
+        state = self.state
+        assert state is not None
+        while not state.is_over and not self._capped():
+            resolve_chance(state, self._rng)
+            if state.is_over or state.to_move == self.seat:
+                return
+            assert state.to_move is not None
+            player = self._players[state.to_move]
+            choose_action = getattr(player, "choose_action", None)
+            if choose_action is not None:
+                state.apply_action(choose_action(state))
+            else:
+                state.apply(player.choose(state))
+
+    def _capped(self) -> bool:
+        state = self.state
+        assert state is not None
+        return self.max_moves is not None and not state.is_over and \
+            len(state.history) >= self.max_moves
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        state = self.state
+        if state is None:
+            raise SetupError("step() before reset(): there is no game yet")
+        if state.is_over or self._capped() or self._ended:
+            raise SetupError("step() after the game ended: call reset()")
+        try:
+            engine_action = self.codec.decode(int(action))
+            if engine_action not in state.legal_actions():
+                raise ValueError
+        except ValueError:
+            if self.illegal == "raise":
+                raise IllegalOptionError(
+                    f"{action!r} is not legal here; legal: {', '.join(state.legal())}",
+                    repr(action), tuple(state.legal())) from None
+            info = self._info()
+            info["illegal_action"] = True
+            self._ended = True
+            return self._observe(), -1.0, True, False, info
+        state.apply_action(engine_action)
+        self._play_others()
+        reward, terminated, truncated = 0.0, False, False
+        if state.is_over:
+            terminated = True
+            reward = float(state.returns()[self.seat])
+        elif self._capped():
+            if self.adjudicate:
+                terminated = True
+                reward = 1.0 if state.tiebreak_winner() == self.seat else -1.0
+            else:
+                truncated = True
+        return self._observe(), reward, terminated, truncated, self._info()
+
+    def _observe(self) -> np.ndarray:
+        assert self.state is not None
+        return self.encoder.encode(self.state, self.seat)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the learner now, as booleans (sb3-contrib's ``MaskablePPO``)."""
+        state = self.state
+        assert state is not None
+        if state.is_over or state.to_move != self.seat:
+            return np.zeros(NUM_ACTIONS, dtype=bool)
+        return self.codec.mask(state.legal_actions()).astype(bool)
+
+    def _info(self) -> dict:
+        state = self.state
+        assert state is not None
+        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8),
+                                "seat": self.seat}
+        if state.is_over:
+            info["winner"] = state.winner
+            info["result"] = state.reason
+        return info
+
+    def legal(self) -> list[str]:
+        """The learner's options now, in notation."""
+        assert self.state is not None
+        return self.state.legal()
+
+    def action_to_string(self, action: int) -> str:
+        """A compact id in notation."""
+        return N.to_string(self.codec.decode(int(action)))
+
+    # ----------------------------------------------------------------- pictures
+
+    def render(self) -> Any:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode: none was given at "
+                                  "construction (\"ansi\" or \"rgb_array\")")
+            return None
+        state = self.state
+        if state is None:
+            raise SetupError("render() before reset(): there is no game yet")
+        if self.render_mode == "ansi":
+            return table.text(state, self.seat)
+        return table.draw(state, self.cards, self.seat)
+
+
+gymnasium.register(ENV_ID, entry_point="spaghetti.envs.gymnasium:SpaghettiEnv")

@@ -1,0 +1,369 @@
+"""The research environments (spaghetti.envs): PettingZoo's and Gymnasium's own conformance
+checks on every game of the family, hidden information never in another seat's observation,
+the compact action ids, rewards, truncation, chance, rendering. No test trains a model."""
+
+from __future__ import annotations
+
+import pathlib
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from spaghetti.core import notation as N  # noqa: E402
+from spaghetti.envs import encoding  # noqa: E402
+from spaghetti.envs.encoding import NUM_ACTIONS, ActionCodec, Encoder  # noqa: E402
+from spaghetti.envs.gymnasium import SpaghettiEnv  # noqa: E402
+from spaghetti.envs.pettingzoo import env, make_game, program_length, raw_env  # noqa: E402
+from spaghetti.errors import IllegalOptionError, SetupError  # noqa: E402
+
+DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs" / "envs.md"
+
+# Every game of the family, each number of players it has, and the options that change what a
+# seat sees or who decides (expansions, chance).
+GAMES = [
+    dict(variant="spaghetti-code", level=1, players=2),
+    dict(variant="spaghetti-code", level=2, players=3),
+    dict(variant="spaghetti-code", level=3, players=4),
+    dict(variant="spaghetti-code", level=3, players=5),
+    dict(variant="spaghetti-monsters", level=1, players=2),
+    dict(variant="spaghetti-monsters", level=3, players=3),
+    dict(variant="pasta-logic", level=1, players=2),
+    dict(variant="pasta-logic", level=1, players=2, options={"setup": "novice"}),
+    dict(variant="nightmare", level=1, players=2),
+    dict(variant="nightmare", level=1, players=5, options={"coin_flip": True}),
+    dict(variant="spaghetti-code", level=3, players=2,
+         options={"instant_cards": True, "fair_first": True, "sequential_open": True}),
+    dict(variant="spaghetti-code", level=3, players=4,
+         options={"interrupt": True, "memory": True, "reverse_priority": True,
+                  "stalemate": "manual"}),
+    dict(variant="spaghetti-monsters", level=2, players=2, options={"instant_cards": True}),
+    dict(variant="pasta-logic", level=1, players=2,
+         options={"sequential_open": True, "fair_first": True}),
+]
+IDS = [f"{g['variant']}-L{g['level']}-P{g['players']}"
+       + ("-" + "+".join(sorted(g.get("options", {}))) if g.get("options") else "")
+       for g in GAMES]
+HIDDEN = [g for g in GAMES if {"instant_cards", "sequential_open"} & set(g.get("options", {}))]
+
+
+def _random_game(e, rng: random.Random, limit: int = 10_000):
+    """Play the AEC environment to its end with random legal actions; yield the agent after
+    each of its decisions (not after the dead steps at the end)."""
+    e.reset()
+    for agent in e.agent_iter(limit):
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        yield agent
+
+
+# ----------------------------------------------------------------- PettingZoo's checks
+
+@pytest.mark.parametrize("kwargs", GAMES, ids=IDS)
+def test_pettingzoo_api_test_passes(kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (its advice on observation dicts: a masked game)
+        api_test(env(**kwargs, seed=1), num_cycles=1000)
+
+
+@pytest.mark.parametrize("kwargs", GAMES, ids=IDS)
+def test_pettingzoo_seed_test_passes(kwargs):
+    seed_test(lambda: env(**kwargs), num_cycles=200)
+
+
+def test_max_cycles_test_does_not_apply_and_max_moves_truncates():
+    """PettingZoo's max_cycles_test drives a parallel environment; a game whose seats take
+    turns in no fixed order has none (``is_parallelizable`` False). Its AEC half, counted in
+    decisions: after ``max_moves`` decisions every agent is truncated, with no reward, and
+    steps once more (the dead step)."""
+    e = raw_env(variant="spaghetti-code", level=3, players=3, max_moves=7, seed=2)
+    assert e.metadata["is_parallelizable"] is False
+    rng = random.Random(0)
+    assert sum(1 for _ in _random_game(e, rng)) == 7  # decisions (the dead steps not counted)
+    assert e.agents == []
+    assert e.state is not None and not e.state.is_over and len(e.state.history) == 7
+    e.reset(seed=5)
+    for _ in range(6):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert not any(e.truncations.values())
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert all(e.truncations.values()) and not any(e.terminations.values())
+    assert set(e._cumulative_rewards.values()) == {0.0}
+    assert {i["result"] for i in e.infos.values()} == {"max_moves"}
+
+
+def test_adjudicated_cap_ends_with_the_tiebreak_winner():
+    e = raw_env(variant="spaghetti-code", level=1, players=2, max_moves=20, adjudicate=True)
+    e.reset(seed=3)
+    rng = random.Random(1)
+    while not any(e.terminations.values()):
+        obs = e.observe(e.agent_selection)
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    winner = e.infos["player_0"]["winner"]
+    assert winner in (0, 1)
+    assert e._cumulative_rewards == {f"player_{s}": 1.0 if s == winner else -1.0
+                                     for s in range(2)}
+
+
+# ----------------------------------------------------------------- hidden information
+
+@pytest.mark.parametrize("kwargs", HIDDEN, ids=[IDS[GAMES.index(g)] for g in HIDDEN])
+def test_observation_is_a_function_of_what_the_seat_knows(kwargs):
+    """Redealing everything a seat may not know (``State.determinize``: the other seat's
+    instant card, face-down cards) never changes that seat's observation; redealing what the
+    other seat may not know does change it somewhere (its own hidden cards are in it)."""
+    game = make_game(kwargs["variant"], kwargs["level"], kwargs["players"], kwargs["options"])
+    enc = Encoder(game, program_length(game, None))
+    rng = random.Random(7)
+    own_seen = 0
+    for deal in range(12):
+        state = game.new_state(seed=deal)
+        while not state.is_over:
+            for seat in range(2):
+                mine = enc.encode(state, seat)
+                for k in range(2):
+                    world = state.determinize(seat, random.Random(k))
+                    assert np.array_equal(enc.encode(world, seat), mine), (
+                        f"seat {seat} sees hidden information at {state.deciding} "
+                        f"(move {len(state.history)})")
+                    other = state.determinize(1 - seat, random.Random(k))
+                    own_seen += not np.array_equal(enc.encode(other, seat), mine)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert own_seen > 0
+
+
+def test_another_seats_instant_card_is_not_in_the_observation():
+    e = raw_env(variant="spaghetti-code", level=3, players=2,
+                options={"instant_cards": True}, seed=4)
+    e.reset()
+    state = e.state
+    assert state is not None
+    rng = random.Random(3)
+    while state.phase == "setup":  # the instant card draft
+        obs = e.observe(e.agent_selection)
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    held = [state.instant[s][0].name for s in range(2)]
+    enc = e.unwrapped.encoder if hasattr(e, "unwrapped") else e.encoder
+    start, length = next((s, n) for name, s, n in enc.layout() if name == "instant_card")
+    per_seat = length // 2
+    for seat in range(2):
+        block = e.observe(f"player_{seat}")["observation"][start:start + length]
+        mine, theirs = block[:per_seat], block[per_seat:]  # seats counted from the observer
+        assert mine[enc.instants.index(held[seat])] == 1 and mine.sum() == 1
+        assert theirs.sum() == 0
+
+
+# ----------------------------------------------------------------- actions and rewards
+
+def test_compact_ids_round_trip_and_masks_match_the_legal_options():
+    rng = random.Random(11)
+    kinds = set()
+    for kwargs in GAMES:
+        game = make_game(kwargs["variant"], kwargs["level"], kwargs["players"],
+                         kwargs.get("options"))
+        codec = ActionCodec(game)
+        for deal in range(3):
+            state = game.new_state(seed=deal)
+            while not state.is_over:
+                legal = state.legal_actions()
+                ids = [codec.encode(a) for a in legal]
+                assert all(0 <= i < NUM_ACTIONS for i in ids)
+                assert [codec.decode(i) for i in ids] == list(legal)
+                assert set(np.flatnonzero(codec.mask(legal))) == set(ids)
+                kinds.update(N.kind(a) for a in legal)
+                state.apply_action(legal[rng.randrange(len(legal))])
+    assert {N.PLACE, N.FLAG, N.PARAM, N.TAKE, N.SEAT, N.ARRANGE, N.COIN} <= kinds
+
+
+def test_compact_ids_are_the_openspiel_adapters_where_both_have_them():
+    openspiel = pytest.importorskip("spaghetti.interop.openspiel")
+    assert encoding.OPENSPIEL_ACTIONS == openspiel.NUM_ACTIONS
+    codec = ActionCodec(make_game())
+    for compact in range(encoding.OPENSPIEL_ACTIONS):
+        assert codec.decode(compact) == openspiel.decode(compact)
+
+
+def test_rewards_are_plus_one_for_the_winner_minus_one_for_the_others():
+    rng = random.Random(5)
+    for kwargs in (GAMES[0], GAMES[3], GAMES[6], GAMES[9]):
+        e = raw_env(**kwargs, max_moves=None, seed=8)
+        totals = {a: 0.0 for a in e.possible_agents}
+        e.reset()
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, info = e.last()
+            totals[agent] += reward
+            if terminated or truncated:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        winner = info["winner"]
+        expected = {f"player_{s}": 0.0 if winner is None else 1.0 if s == winner else -1.0
+                    for s in range(kwargs["players"])}
+        assert totals == expected
+
+
+def test_the_coin_flip_is_drawn_inside_with_the_seeded_generator():
+    runs = []
+    for _ in range(2):
+        e = raw_env(variant="nightmare", players=3, options={"coin_flip": True})
+        e.reset(seed=21)
+        rng = random.Random(0)
+        for _ in _random_game(e, rng, limit=400):
+            assert e.state is not None
+            assert not e.state.is_chance
+            if e.agents and not e.terminations[e.agent_selection]:
+                mask = e.observe(e.agent_selection)["action_mask"]
+                assert not any(N.kind(e.codec.decode(i)) == N.COIN for i in np.flatnonzero(mask))
+        runs.append(list(e.state.history))
+    assert runs[0] == runs[1]
+    assert any(N.kind(a) == N.COIN for a in runs[0])
+
+
+def test_an_illegal_action_raises_and_changes_nothing():
+    e = raw_env(seed=1)
+    e.reset()
+    assert e.state is not None
+    before = e.state.position_key()
+    with pytest.raises(IllegalOptionError):
+        e.step(e.string_to_action("pass"))  # placement: pass is not an option
+    with pytest.raises(IllegalOptionError):
+        e.step(NUM_ACTIONS + 5)
+    assert e.state.position_key() == before
+    assert e.action_to_string(e.string_to_action("place 3")) == "place 3"
+
+
+def test_rule_options_are_constructor_arguments_checked_as_the_engine_checks_them():
+    e = raw_env(variant="nightmare", players=2, options={"start_hp": 5, "bits": 3}, seed=0)
+    e.reset()
+    assert e.state is not None and e.state.lives == [5, 5] and e.state.hand == [3, 3]
+    e = raw_env(program=["Bug", "Bug", "AddFlag", "ForkBomb"], seed=0)
+    e.reset()
+    assert e.state is not None and list(e.state.program) == ["Bug", "Bug", "AddFlag", "ForkBomb"]
+    with pytest.raises(SetupError):
+        raw_env(options={"no_such_rule": True})
+    with pytest.raises(SetupError):
+        raw_env(variant="pasta-logic", players=3)
+    with pytest.raises(SetupError):
+        raw_env(render_mode="human")
+
+
+# ----------------------------------------------------------------- pictures
+
+@pytest.mark.parametrize("kwargs", [GAMES[0], GAMES[3], GAMES[9], GAMES[10]],
+                         ids=[IDS[0], IDS[3], IDS[9], IDS[10]])
+def test_render_modes(kwargs):
+    text_env = raw_env(**kwargs, render_mode="ansi", seed=3)
+    image_env = raw_env(**kwargs, render_mode="rgb_array", seed=3)
+    rng_a, rng_b = random.Random(1), random.Random(1)
+    shape = None
+    for e, rng in ((text_env, rng_a), (image_env, rng_b)):
+        for n, _ in enumerate(_random_game(e, rng, limit=60)):
+            if e.agents and n % 10 == 0:
+                shown = e.render()
+                if e.render_mode == "ansi":
+                    assert isinstance(shown, str) and "level" in shown
+                else:
+                    assert shown.dtype == np.uint8 and shown.ndim == 3 and shown.shape[2] == 3
+                    shape = shape or shown.shape
+                    assert shown.shape == shape  # one size for the whole game
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert raw_env().render() is None  # no render mode: a warning, nothing drawn
+
+
+def test_ansi_render_hides_face_down_cards_from_a_seat():
+    e = raw_env(variant="pasta-logic", options={"sequential_open": True}, render_mode="ansi",
+                render_viewer=1, seed=2)
+    e.reset()
+    assert e.state is not None
+    assert e.state.opened < len(e.state.kinds)
+    shown = e.render()
+    hidden = e.state.kinds[-1].name
+    assert "face down" in shown
+    referee = raw_env(variant="pasta-logic", options={"sequential_open": True},
+                      render_mode="ansi", seed=2)
+    referee.reset()
+    assert hidden in referee.render()
+
+
+# ----------------------------------------------------------------- Gymnasium
+
+@pytest.mark.parametrize("kwargs", GAMES, ids=IDS)
+def test_gymnasium_check_env_passes(kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (no spec: alternative render modes are not tried)
+        check_env(SpaghettiEnv(**kwargs, seat=kwargs["players"] - 1), skip_render_check=False)
+
+
+def test_gymnasium_masks_for_maskable_ppo():
+    e = SpaghettiEnv(variant="spaghetti-code", level=1, opponents="easy", seat=None)
+    rng = np.random.default_rng(0)
+    for episode in range(3):
+        obs, info = e.reset(seed=episode)
+        done = False
+        while not done:
+            masks = e.action_masks()
+            assert masks.dtype == bool and masks.shape == (NUM_ACTIONS,) and masks.any()
+            assert np.array_equal(masks, info["action_mask"].astype(bool))
+            assert e.state is not None and e.state.to_move == e.seat
+            assert obs in e.observation_space
+            obs, reward, terminated, truncated, info = e.step(
+                int(rng.choice(np.flatnonzero(masks))))
+            done = terminated or truncated
+        assert reward == (0.0 if truncated else 1.0 if info["winner"] == e.seat else -1.0)
+
+
+def test_gymnasium_illegal_action_loses_or_raises():
+    e = SpaghettiEnv(level=1)
+    e.reset(seed=0)
+    _, reward, terminated, _, info = e.step(0)  # pass, at a placement
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    strict = SpaghettiEnv(level=1, illegal="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalOptionError):
+        strict.step(0)
+
+
+def test_gymnasium_opponents_by_difficulty_per_seat():
+    e = SpaghettiEnv(variant="spaghetti-code", level=2, players=3, seat=1,
+                     opponents=["random", "easy"])
+    e.reset(seed=4)
+    assert type(e._players[0]).__name__ == "RandomPlayer"
+    assert type(e._players[2]).__name__ == "GreedyPlayer"
+    with pytest.raises(SetupError):
+        SpaghettiEnv(players=3, opponents=["easy"])
+    with pytest.raises(SetupError):
+        SpaghettiEnv(opponents="grandmaster")
+
+
+def test_gymnasium_make_by_id():
+    import gymnasium
+
+    e = gymnasium.make("spaghetti/Spaghetti-v0", variant="pasta-logic")
+    obs, info = e.reset(seed=0)
+    assert obs.shape == e.observation_space.shape and "action_mask" in info
+    assert e.get_wrapper_attr("action_masks")().any()
+
+
+# ----------------------------------------------------------------- the documentation
+
+def test_docs_describe_every_block_of_the_observation():
+    doc = DOCS.read_text(encoding="utf-8")
+    enc = Encoder(make_game("spaghetti-code", 3, 2, {"instant_cards": True,
+                                                     "fair_first": True}), 10)
+    for name, _, _ in enc.layout():
+        assert f"`{name}`" in doc, name
+    for name, _ in enc.card_layout():
+        assert f"`{name}`" in doc, name
+    assert f"{NUM_ACTIONS}" in doc
+    assert sum(n for _, _, n in enc.layout()) == enc.size
