@@ -302,3 +302,275 @@ def test_c9_manual_a_player_not_to_move_sees_and_uses_declare(tmp_path, browser)
             blue.screenshot(path=str(ARTIFACTS / "declare-failure.png"), full_page=True)
             print(blue.locator("body").inner_text())
             raise
+
+
+# ---------------------------------------------------------------------- what a player sees
+
+def _new_game(url: str, **body) -> tuple[dict, list[str]]:
+    """A game of people created over the API: the game and every seat's token."""
+    import httpx
+
+    players = body.get("players", 2)
+    body = {"seats": [{"kind": "human"}] * players, "autoplay": False, **body}
+    res = httpx.post(url + "/api/games", json=body)
+    assert res.status_code == 201, res.text
+    game = res.json()
+    tokens = [game["token"]] + [httpx.post(f"{url}/api/games/{game['id']}/claim", json={
+        "invite": game["invites"][str(s)]}).json()["token"] for s in range(1, players)]
+    return game, tokens
+
+
+def _open_seat(browser, url: str, gid: str, token: str | None, viewport=None, locale="en-US"):
+    """A page holding a seat (its token put in the browser as the page itself keeps it)."""
+    page = browser.new_context(locale=locale, viewport=viewport or {"width": 1280,
+                                                                    "height": 900}).new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url + "/")
+    page.wait_for_selector("#create")
+    if token:
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"spaghetti.token.{gid}", token])
+    page.goto(f"{url}/g/{gid}")
+    page.wait_for_selector("#program .card")
+    page.errors = errors
+    return page
+
+
+class _Players:
+    """Every seat of a game as a WebSocket client, playing the moves it is given."""
+
+    def __init__(self, url: str, gid: str, tokens: list[str], mirror):
+        from websockets.sync.client import connect
+
+        base = url.replace("http://", "ws://") + f"/ws/{gid}?token="
+        self.conns = [connect(base + t).__enter__() for t in tokens]
+        self.mirror = mirror
+        self.settle()
+
+    def settle(self) -> None:
+        """Read every socket up to the state of the mirror's position."""
+        for ws in self.conns:
+            while True:
+                msg = json.loads(ws.recv(timeout=20))
+                if msg["type"] == "state" and msg["view"]["moves"] == len(self.mirror.history):
+                    break
+
+    def play(self, option: str) -> None:
+        moves = len(self.mirror.history)
+        self.conns[self.mirror.to_move].send(json.dumps({"type": "play", "option": option,
+                                                          "moves": moves}))
+        self.mirror.apply(option)
+        self.settle()
+
+    def close(self) -> None:
+        for ws in self.conns:
+            ws.close()
+
+
+def _at_move(page, n: int) -> None:
+    page.wait_for_function("(n) => document.querySelector('#subtitle').textContent.endsWith("
+                           "'move ' + n)", arg=n)
+
+
+def _shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def test_the_new_game_form_shows_only_the_chosen_games_options_in_words(tmp_path, browser):
+    """Each game's own options and nothing else (hidden really hides), named in words in
+    English and Japanese; an option of one game only (Nightmare's coin flip) reaches the
+    server with its value."""
+    import httpx
+
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        meta = httpx.get(url + "/api/meta").json()
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+        page.set_default_timeout(20_000)
+        page.goto(url + "/")
+        page.wait_for_selector("#create")
+        page.click("#new-game summary")  # open "Rule options"
+
+        def shown() -> dict[str, str]:
+            return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+                '.opts label')].filter((l) => l.offsetParent !== null).map((l) =>
+                [l.dataset.optionName, l.querySelector('span').textContent]))""")
+
+        for variant, game in meta["games"].items():
+            page.select_option("#variant", variant)
+            words = shown()
+            assert set(words) == set(game["options"]), variant
+            for name, text in words.items():
+                assert "_" not in text and text != name, (name, text)
+        page.select_option("#variant", "nightmare")
+        assert shown()["coin_flip"] == "Coin flip"
+        assert "memory" not in shown()
+        _shot(page, "form-nightmare.png")
+        page.select_option("#lang", "ja")
+        page.wait_for_selector("#create")
+        page.click("#new-game summary")
+        page.select_option("#variant", "nightmare")
+        assert shown()["coin_flip"] == "コイントス"
+        assert shown()["win_hp"] == "勝利するHP"
+        page.select_option("#lang", "en")
+        page.wait_for_selector("#create")
+        page.click("#new-game summary")
+        page.select_option("#variant", "nightmare")
+        page.select_option("select[data-option-name=coin_flip]", label="on")
+        page.select_option("select[data-option-name=win_hp]", label="none")
+        page.click("#create")
+        page.wait_for_selector("#program .card")
+        gid = page.url.rsplit("/", 1)[1]
+        options = httpx.get(f"{url}/api/games/{gid}").json()["options"]
+        assert options["coin_flip"] is True and options["win_hp"] is None
+        assert "memory" not in options  # another game's option is not sent
+
+
+def test_last_moves_show_the_newest_move_and_the_winning_one(tmp_path, browser):
+    """The list of last moves is scrolled to its end at every move, and once the game is over
+    the winning move is there, wholly inside the visible box."""
+    from spaghetti.core.game import Game
+
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        game, tokens = _new_game(url, level=2, seed=12)
+        page = _open_seat(browser, url, game["id"], tokens[0])
+        players = _Players(url, game["id"], tokens, Game(level=2, players=2).new_state(None, 12))
+        rng = random.Random(4)
+        try:
+            while not players.mirror.is_over:
+                players.play(rng.choice(players.mirror.legal()))
+                n = len(players.mirror.history)
+                if n % 7 == 0 or players.mirror.is_over:
+                    _at_move(page, n)
+                    box = page.evaluate("""() => { const l = document.querySelector('#log');
+                        const last = l.lastElementChild.getBoundingClientRect();
+                        const r = l.getBoundingClientRect();
+                        return {top: l.scrollTop, max: l.scrollHeight - l.clientHeight,
+                                inside: last.top >= r.top - 1 && last.bottom <= r.bottom + 1,
+                                text: l.lastElementChild.textContent,
+                                n: l.lastElementChild.value ||
+                                   (Number(l.start) + l.children.length - 1)}; }""")
+                    assert box["top"] >= box["max"] - 1, box
+                    assert box["inside"], box
+                    assert box["n"] == n, box
+            page.wait_for_selector("#result")
+            last = page.locator("#log li").last
+            assert last.is_visible()
+            assert "wins" in page.locator("#result").text_content() or \
+                "draw" in page.locator("#result").text_content()
+            _shot(page, "last-moves.png")
+        finally:
+            players.close()
+        assert not page.errors, page.errors
+
+
+def test_a_player_sees_their_own_instant_card_at_all_times(tmp_path, browser):
+    from spaghetti.core.game import Game
+    from spaghetti.core.view import view
+
+    options = {"instant_cards": True}
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        game, tokens = _new_game(url, level=2, seed=3, options=options)
+        page = _open_seat(browser, url, game["id"], tokens[0])
+        mirror = Game(level=2, players=2, options=options).new_state(None, 3)
+        players = _Players(url, game["id"], tokens, mirror)
+        meta_names = page.evaluate("() => META.cards")
+        rng = random.Random(8)
+        seen = 0
+        try:
+            for _ in range(60):
+                if mirror.is_over:
+                    break
+                players.play(rng.choice(mirror.legal()))
+                mine = view(mirror, 0)["instant"][0]
+                _at_move(page, len(mirror.history))
+                if mine["status"] == "held":
+                    name = meta_names[mine["card"]]["name"]["en"]
+                    node = page.locator(".player.c0 .instant.mine")
+                    assert node.is_visible() and name in node.text_content()
+                    other = page.locator(".player.c1 .instant")
+                    if view(mirror, 0)["instant"][1]["status"] == "held":
+                        assert "hidden" in other.text_content()
+                    seen += 1
+            assert seen >= 10
+            _shot(page, "instant-card.png")
+        finally:
+            players.close()
+        assert not page.errors, page.errors
+
+
+def test_sequential_open_names_the_open_card_and_the_pass_button_says_pass(tmp_path, browser):
+    from spaghetti.core.game import Game
+
+    options = {"sequential_open": True}
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        game, tokens = _new_game(url, level=1, seed=3, options=options)
+        page = _open_seat(browser, url, game["id"], tokens[0])
+        mirror = Game(level=1, players=2, options=options).new_state(None, 3)
+        players = _Players(url, game["id"], tokens, mirror)
+        try:
+            for opened in (1, 2):  # the cursor stays on card 0 while the cards are opened
+                assert mirror.deciding == "open" and mirror.to_move == 0
+                assert mirror.opened == opened and mirror.cursor == 0
+                _at_move(page, len(mirror.history))
+                name = mirror.kinds[opened - 1].display_name("en")
+                status = page.locator("#status").text_content()
+                assert f"open card {name}" in status, status
+                button = page.locator(".buttons button[data-option=pass]")
+                text = button.text_content()
+                assert text.startswith("pass") and "place no flag on the open card" in text
+                assert "run" not in text
+                players.play("pass")
+                players.play("pass")
+            _shot(page, "sequential-open.png")
+        finally:
+            players.close()
+        assert not page.errors, page.errors
+
+
+def test_on_a_phone_the_page_fits_the_card_names_stay_whole_and_values_show(tmp_path, browser):
+    """390 px wide: nothing is wider than the screen and each seat's clock is in view; card
+    names break only between words (never "RemoveFl ag"); a card's text shows each parameter
+    as its value in braces, as the printed cards do (docs/web.md), never a placeholder."""
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        game, tokens = _new_game(url, level=3, players=3, seed=21, clock=600)
+        phone = {"width": 390, "height": 844}
+        page = _open_seat(browser, url, game["id"], tokens[0], viewport=phone)
+        _shot(page, "phone-table.png")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        clocks = page.evaluate("""() => [...document.querySelectorAll('.clock')].map((c) => {
+            const r = c.getBoundingClientRect(); return [r.left, r.right, r.width]; })""")
+        assert len(clocks) == 3
+        for left, right, width in clocks:
+            assert left >= 0 and right <= 390 and width > 0
+        words = page.evaluate("""() => [...document.querySelectorAll('.card .name .nm')].flatMap(
+            (nm) => [...nm.childNodes].filter((n) => n.nodeType === 3).map((n) => {
+                const r = document.createRange(); r.selectNodeContents(n);
+                return [n.textContent, r.getClientRects().length]; }))""")
+        assert words and all(lines == 1 for _, lines in words), words
+        texts = page.evaluate("""() => [...document.querySelectorAll('.card .text')].map((t) =>
+            [t.textContent, [...t.querySelectorAll('.param')].map((p) => p.textContent)])""")
+        for text, params in texts:
+            for p in params:
+                assert p.startswith("{") and p.strip("{}+-0123456789") == "", p
+        page.goto(url + "/")
+        page.wait_for_selector("#create")
+        page.click("#new-game summary")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        _shot(page, "phone-home.png")
+        assert not page.errors, page.errors
+
+
+def test_thinking_goes_away_when_the_hint_arrives(tmp_path, browser):
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        game, tokens = _new_game(url, level=1, seed=5)
+        page = _open_seat(browser, url, game["id"], tokens[0])
+        page.click("#hint")
+        page.wait_for_selector("#hint-answer li", timeout=60_000)
+        assert page.locator("#hint-wait").count() == 0
+        toast = page.locator("#toast")
+        assert not toast.is_visible() or "Thinking" not in toast.text_content()
+        assert "Thinking" not in page.locator(".side").text_content()
+        _shot(page, "hint.png")
+        assert not page.errors, page.errors

@@ -100,7 +100,11 @@ def _lang(value: str | None) -> str:
 def meta() -> dict:
     """What the page needs to draw cards and the new-game form, in both languages."""
     cards = {}
-    for card in SPAGHETTI_CODE_CARDS + tuple(EXTRA_CARDS.values()):
+    every = SPAGHETTI_CODE_CARDS + tuple(EXTRA_CARDS.values()) + tuple(
+        c for v in VARIANTS.values() for c in v.all_cards() + v.instant)
+    for card in every:  # each game's cards, its instant cards too (the first of a name wins)
+        if card.name in cards:
+            continue
         cards[card.name] = {"name": {"en": card.name, "ja": card.name_ja},
                             "text": {"en": card.text, "ja": card.text_ja},
                             "level": card.level, "params": list(card.params)}
@@ -265,9 +269,11 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
             if isinstance(msg, Play):
                 await hall.play(table, conn.seat, msg.option, msg.moves, conn)
             elif isinstance(msg, Lang):
+                conn.asks.take("")
                 conn.lang = msg.lang
                 table.send_state(conn)
             elif msg.type == "state":
+                conn.asks.take("")
                 table.send_state(conn)
             elif msg.type == "hint":
                 conn.send(json.dumps(await hall.hint(table, conn.seat, conn.lang, conn.client),

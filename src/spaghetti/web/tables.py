@@ -55,8 +55,13 @@ log = logging.getLogger("spaghetti.web")
 HUMAN, COMPUTER = "human", "computer"
 LOG_SIZE = 12  # last moves sent with every state message
 HINT_ITERATIONS = 3000
+#: What passing means at a sequential-open decision (the engine's words say "do not run").
+OPEN_PASS = {"code": ("place no flag on the open card", "公開されたカードにフラグを置かない"),
+             "monsters": ("place no inhabitant on the open island", "公開された島に島民を置かない")}
 #: Messages that may wait for one connection; a client further behind than this is dropped.
 QUEUE_SIZE = 32
+#: Requests for the whole state a connection may make at once, and how many a second after.
+STATE_BURST, STATE_RATE = 10, 5.0
 #: The expensive requests (a hint, an analysis) a client may make at once, and how many a
 #: second after that.
 BURST, REFILL = 4, 0.5
@@ -89,6 +94,8 @@ class Connection:
         self.seat = seat
         self.lang = lang
         self.client = client  # the address it came from (for the rate limits)
+        #: Requests for the whole state (``state``, ``lang``): each costs a full message.
+        self.asks = Buckets(STATE_BURST, STATE_RATE, "state requests")
         self.queue: asyncio.Queue[str] = asyncio.Queue(limit)
         self.dropped = asyncio.Event()
         self.task: asyncio.Task | None = None
@@ -124,11 +131,12 @@ class Connection:
 
 
 class Buckets:
-    """A token bucket per client for the expensive requests: ``burst`` at once, then
-    ``rate`` a second."""
+    """A token bucket per client: ``burst`` requests at once, then ``rate`` a second (by
+    default for the expensive requests: hints and analyses)."""
 
-    def __init__(self, burst: float = BURST, rate: float = REFILL):
-        self.burst, self.rate = burst, rate
+    def __init__(self, burst: float = BURST, rate: float = REFILL,
+                 what: str = "hints and analyses"):
+        self.burst, self.rate, self.what = burst, rate, what
         self.left: dict[str, tuple[float, float]] = {}  # client -> (tokens, when)
 
     def take(self, client: str) -> None:
@@ -138,7 +146,7 @@ class Buckets:
         tokens = min(self.burst, tokens + (now - then) * self.rate)
         if tokens < 1:
             wait = (1 - tokens) / self.rate
-            raise WebError(f"too many hints and analyses: wait {wait:.0f} s (at most "
+            raise WebError(f"too many {self.what}: wait {wait:.0f} s (at most "
                            f"{self.burst:g} at once, then one every {1 / self.rate:g} s)",
                            "rate_limited", 429, retry_after=wait)
         self.left[client] = (tokens - 1, now)
@@ -206,7 +214,10 @@ class Table:
         d = s.deciding
         if d == "place":
             return t("decide.place", lang, p=p, n=s.hand[mover])
-        card = s.running_card if s.running_card is not None else s.cursor
+        if d == "open":  # sequential open: the card just opened, not the cursor's
+            card: int | None = s.opened - 1
+        else:
+            card = s.running_card if s.running_card is not None else s.cursor
         name = s.kinds[card].display_name(lang) if card is not None and s.kinds else "?"
         if d == "turn":
             return t("decide.turn", lang, p=p, card=name)
@@ -220,6 +231,9 @@ class Table:
         labels = {}
         if v["legal"]:
             labels = {option: option_label(s, option, lang) for option in v["legal"]}
+            if s.deciding == "open" and "pass" in labels:  # not "do not run the command"
+                words = OPEN_PASS.get(s.game.rules.vocabulary, OPEN_PASS["code"])
+                labels["pass"] = words[lang == "ja"]
         # C9 manual: at a repeated position any player still in may declare, not only the
         # seat to move; such a seat gets the meaning of "declare" too (public: the tie-break).
         may_declare = isinstance(seat, int) and s.may_declare(seat)

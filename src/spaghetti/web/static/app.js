@@ -25,11 +25,8 @@ const UI = {
     seed: "Seed (empty: random)", random: "random", easy: "easy", normal: "normal", hard: "hard", perfect: "perfect",
     forward: "→ forward", backward: "← backward", play: "▶ play", pause: "❚❚ pause",
     clockOut: "out of time: the computer plays this seat", yes: "on", no: "off",
-    "placement_order": "Placement order", "remove_all_winner": "All flags removed: winner",
-    "stalemate": "Stalemate", "reverse_priority": "Extra card ReversePriority",
-    "memory": "Extra card Memory", "reverse_flips_priority": "Variant: Reverse also flips priority",
-    "round_robin": "round robin", "snake": "snake", "head": "head", "tail": "tail",
-    "auto": "ends by itself", "manual": "declared",
+    instant: "Instant card", instantHidden: "instant card (hidden)", instantUsed: "used",
+    instantDiscarded: "instant card discarded",
     variant: "Game", yourGames: "Your games", analyse: "Analyse this position",
     analysisOf: "The computer's view of the options of", noAnalysis: "The game is over here.",
     "btn.run": "▶ run", "btn.pass": "pass", "btn.done": "done", "btn.declare": "declare a stalemate", noGames: "(none yet: create one)", finished: "finished", inPlay: "in play",
@@ -55,11 +52,8 @@ const UI = {
     seed: "シード（空欄: ランダム）", random: "ランダム", easy: "やさしい", normal: "ふつう", hard: "つよい", perfect: "完全",
     forward: "→ 順方向", backward: "← 逆方向", play: "▶ 再生", pause: "❚❚ 停止",
     clockOut: "時間切れ: この席はコンピュータが指します", yes: "あり", no: "なし",
-    "placement_order": "配置の順番", "remove_all_winner": "全フラグ除去時の勝者",
-    "stalemate": "膠着状態", "reverse_priority": "追加カード 優先順位反転",
-    "memory": "追加カード メモリ", "reverse_flips_priority": "変種: リバースで優先順位も反転",
-    "round_robin": "順番に", "snake": "折り返し", "head": "先頭", "tail": "末尾",
-    "auto": "自動で終了", "manual": "宣言で終了",
+    instant: "インスタントカード", instantHidden: "インスタントカード（非公開）", instantUsed: "使用済み",
+    instantDiscarded: "インスタントカードは捨てられた",
     variant: "ゲーム", yourGames: "あなたのゲーム", analyse: "この局面を解析",
     analysisOf: "コンピュータの評価: 手番", noAnalysis: "この局面でゲームは終わっています。",
     "btn.run": "▶ 実行", "btn.pass": "パス", "btn.done": "選択終了", "btn.declare": "膠着状態を宣言", noGames: "(まだありません)", finished: "終了", inPlay: "対局中",
@@ -67,6 +61,66 @@ const UI = {
     headNote: "フラグは先頭が上。囲み: 手番のフラグ。点線: この訪問でまだ手番が来るフラグ。",
   },
 };
+
+// The rule options of every game, in words: OPTION_WORDS[lang][name] = [name in words,
+// {value: value in words}] (a value not listed is shown as it is: a number).
+const OPTION_WORDS = {
+  en: {
+    placement_order: ["Placement order", { round_robin: "round robin", snake: "snake (back and forth)" }],
+    remove_all_winner: ["When every flag is removed, the winner is", { head: "the head flag's owner", tail: "the tail flag's owner" }],
+    stalemate: ["Stalemate", { auto: "ends the game by itself", manual: "is declared by a player" }],
+    reverse_priority: ["Extra card: ReversePriority", {}],
+    memory: ["Extra card: Memory", {}],
+    reverse_flips_priority: ["Variant: Reverse also flips priority", {}],
+    instant_cards: ["Expansion: instant cards", {}],
+    interrupt: ["Expansion: interrupt (3 players or more)", {}],
+    sequential_open: ["Expansion: sequential open", {}],
+    fair_first: ["Expansion: fair first player (2 players)", {}],
+    setup: ["Setup", { rulebook: "the rulebook's deal", "we-are-programmer": "We are programmers", "life-race": "Life race",
+      inflation: "Inflation", catastrophe: "Catastrophe", novice: "Novice" }],
+    life_cap: ["Life cap (the die)", { null: "no cap" }],
+    bits: ["Bits per player", { auto: "by the number of players" }],
+    start_hp: ["Starting HP", {}],
+    win_hp: ["HP that wins", { null: "none" }],
+    coin_flip: ["Coin flip", {}],
+  },
+  ja: {
+    placement_order: ["配置の順番", { round_robin: "順番に", snake: "折り返し" }],
+    remove_all_winner: ["全フラグ除去時の勝者", { head: "先頭のフラグの持ち主", tail: "末尾のフラグの持ち主" }],
+    stalemate: ["膠着状態", { auto: "自動で終了", manual: "プレイヤーが宣言" }],
+    reverse_priority: ["追加カード: 優先順位反転", {}],
+    memory: ["追加カード: メモリ", {}],
+    reverse_flips_priority: ["変種: リバースで優先順位も反転", {}],
+    instant_cards: ["拡張: インスタントカード", {}],
+    interrupt: ["拡張: 割り込み（3人以上）", {}],
+    sequential_open: ["拡張: 順次公開", {}],
+    fair_first: ["拡張: 公平な先手決め（2人）", {}],
+    setup: ["セットアップ", { rulebook: "ルールブックの配り方", "we-are-programmer": "We are programmer", "life-race": "ライフレース",
+      inflation: "インフレーション", catastrophe: "カタストロフ", novice: "初心者" }],
+    life_cap: ["ライフの上限（ダイス）", { null: "上限なし" }],
+    bits: ["1人あたりのビット", { auto: "人数による" }],
+    start_hp: ["開始時のHP", {}],
+    win_hp: ["勝利するHP", { null: "なし" }],
+    coin_flip: ["コイントス", {}],
+  },
+};
+const optionName = (name) => (OPTION_WORDS[lang][name] ? OPTION_WORDS[lang][name][0] : name.replace(/_/g, " "));
+function optionValue(name, value) {
+  if (typeof value === "boolean") return w(value ? "yes" : "no");
+  const words = OPTION_WORDS[lang][name] ? OPTION_WORDS[lang][name][1] : {};
+  const key = String(value);
+  return words[key] !== undefined ? words[key] : key;
+}
+
+// A card's name with places to break between its words ("Remove<wbr>Flag"), never inside one.
+function cardNameNode(name) {
+  const out = el("span", { class: "nm" });
+  String(name).split(/(?<=[a-z])(?=[A-Z])/).forEach((part, i) => {
+    if (i) out.append(el("wbr"));
+    out.append(part);
+  });
+  return out;
+}
 
 // The words of the other games of the family, where they differ: Battle of the Spaghetti
 // Monsters (islands, inhabitants, a wizard) and the Nightmare notes (bits, the PC, HP).
@@ -192,7 +246,7 @@ function renderBoard(v, ctx) {
       "data-index": i, "data-option": cardOptions[0] || null,
     },
     el("div", { class: "idx" }, i),
-    el("div", { class: "name" }, card.name ? card.name[lang] : (card.card === null ? "?" : cardName(card.card))),
+    el("div", { class: "name" }, cardNameNode(card.name ? card.name[lang] : (card.card === null ? "?" : cardName(card.card)))),
     cardText(card, i, legal),
     queue,
     el("div", { class: "cursor" }, here ? `▲ ${v.direction > 0 ? "→" : "←"}` : "",
@@ -214,6 +268,7 @@ function renderBoard(v, ctx) {
     if (v.to_move === s) marks.push(el("span", { class: "tag move" }, w("toMove")));
     if (info.flag_fell) marks.push(el("span", { class: "tag out", title: w("clockOut") }, "⌛"));
     const clock = ctx.clock ? el("span", { class: "clock", "data-seat": s }, fmtClock(ctx.clock[s])) : null;
+    const instant = v.instant ? instantNode(v.instant[s], s === ctx.you) : null;
     table.append(el("div", {
       class: `player c${s}` + (v.to_move === s ? " to-move" : "") + (v.eliminated[s] ? " is-out" : "") +
         (legal.has(option) ? " legal" : ""),
@@ -225,7 +280,7 @@ function renderBoard(v, ctx) {
     el("span", { class: "stat", title: w("supply") }, `${w("supply")} ${v.supply[s]}`),
     v.phase === "placement" ? el("span", { class: "stat" }, `${w("toPlace")} ${v.hand[s]}`) : null,
     el("span", { class: "stat" }, `${w("removed")} ${v.removed[s]}`),
-    clock, marks));
+    clock, marks, instant));
   }
   const chips = v.chips.increment + v.chips.decrement > 0 || v.level >= 3 && vocabulary !== "nightmare" ? el("div", { class: "chips" }, `${w("chips")}: `,
     el("span", { class: "chip inc" }, `${w("increment")} ${v.chips.increment}`), " ",
@@ -234,6 +289,22 @@ function renderBoard(v, ctx) {
     el("div", { class: "program-head" }, el("h2", {}, w("program")),
       el("span", { class: "dir" }, v.direction > 0 ? w("forward") : w("backward"))),
     el("p", { class: "note" }, w("headNote")), cards, chips, table);
+}
+
+// A seat's instant card: the holder sees theirs at all times (name and text with its values);
+// the others see that one is held, and which it was once it is used.
+function instantNode(entry, mine) {
+  if (!entry || entry.status === "none") return null;
+  const cls = "instant" + (mine ? " mine" : "");
+  if (entry.status === "discarded") return el("span", { class: cls }, w("instantDiscarded"));
+  if (!entry.card) return el("span", { class: cls }, "⚡ ", w("instantHidden"));
+  const info = META.cards[entry.card];
+  const values = entry.params || (info ? info.params : []);  // its values, else as printed
+  const text = (info ? info.text[lang] : "").replace(/\{(\d+)\}/g,
+    (_, i) => (values[Number(i)] !== undefined ? `{${values[Number(i)]}}` : ""));
+  return el("span", { class: cls, title: text },
+    el("span", {}, "⚡ ", el("strong", {}, cardName(entry.card)), entry.status === "used" ? ` (${w("instantUsed")})` : ""),
+    text ? el("small", {}, text) : null);
 }
 
 function fmtClock(sec) {
@@ -283,9 +354,10 @@ function homePage() {
   players.addEventListener("change", drawSeats);
   const opts = el("div", { class: "opts" });
   for (const [name, values] of Object.entries(META.options)) {
+    // The value is the index in META.options[name]: booleans, numbers and null come back as such.
     const sel = el("select", { name, "data-option-name": name },
-      values.map((v) => el("option", { value: String(v) }, typeof v === "boolean" ? w(v ? "yes" : "no") : w(v))));
-    opts.append(el("label", {}, el("span", {}, w(name)), sel));
+      values.map((v, i) => el("option", { value: String(i) }, optionValue(name, v))));
+    opts.append(el("label", { "data-option-name": name }, el("span", {}, optionName(name)), sel));
   }
   // Only the levels, player counts and options of the chosen game.
   function fitGame() {
@@ -324,9 +396,10 @@ function homePage() {
     });
     const youIdx = rows.findIndex((r) => r.querySelector(".kind").value === "you");
     const options = {};
-    opts.querySelectorAll("label:not([hidden]) select").forEach((s) => {
-      const vals = META.options[s.dataset.optionName];
-      options[s.dataset.optionName] = typeof vals[0] === "boolean" ? s.value === "true" : s.value;
+    const own = META.games[variant.value].options;  // only the chosen game's options
+    opts.querySelectorAll("select").forEach((s) => {
+      const name = s.dataset.optionName;
+      if (own.includes(name)) options[name] = META.options[name][Number(s.value)];
     });
     const body = {
       variant: variant.value, level: Number(level.value), players: Number(players.value), seats, options,
@@ -416,6 +489,7 @@ function connect(t) {
     if (m.type === "state") { t.msg = m; t.received = performance.now(); drawTable(t); }
     else if (m.type === "error") {
       toast(m.message);
+      if (t.hint && t.hint.pending) { t.hint = null; if (t.msg) drawTable(t); }  // no hint is coming
       if (m.code === "bad_token") { localStorage.removeItem(`spaghetti.token.${t.id}`); t.token = null; }
       if (m.code === "not_found") { t.closed = true; }
     } else if (m.type === "hint") { t.hint = m; drawTable(t); }
@@ -471,11 +545,16 @@ function drawTable(t) {
     const list = el("ol", { class: "options", id: "options" }, legal.map((o) => el("li", {},
       el("button", { "data-option": o, onclick: () => send(t, { type: "play", option: o, moves: v.moves }) },
         el("code", {}, o), " ", m.labels[o] || ""))));
-    const hintBox = t.hint && t.hint.moves === v.moves ? el("ol", { class: "hint" }, t.hint.options.slice(0, 3).map((h) =>
-      el("li", {}, el("code", {}, h.option), ` ${h.label} · ${Math.round(h.chance * 100)}%`))) : null;
+    let hintBox = null;
+    if (t.hint && t.hint.pending && t.hint.moves === v.moves) {
+      hintBox = el("p", { class: "hint muted", id: "hint-wait" }, w("hintThinking"));
+    } else if (t.hint && t.hint.options && t.hint.moves === v.moves) {
+      hintBox = el("ol", { class: "hint", id: "hint-answer" }, t.hint.options.slice(0, 3).map((h) =>
+        el("li", {}, el("code", {}, h.option), ` ${h.label} · ${Math.round(h.chance * 100)}%`)));
+    }
     side.append(el("h3", {}, w("yourOptions")), buttons,
       el("details", { open: legal.length <= 12 }, el("summary", {}, w("allOptions")), list),
-      el("button", { id: "hint", onclick: () => { t.hint = { moves: -1 }; send(t, { type: "hint" }); toast(w("hintThinking")); } }, w("hint")),
+      el("button", { id: "hint", onclick: () => { t.hint = { pending: true, moves: v.moves }; send(t, { type: "hint" }); drawTable(t); } }, w("hint")),
       hintBox || "");
   } else if (m.may_declare) {
     // C9 manual: at a repeated position any player still in may declare, not only the mover.
@@ -503,6 +582,7 @@ function drawTable(t) {
   }
   links.append(linkRow(w("watchLink"), `${location.origin}/g/${t.id}`));
   main().replaceChildren(el("div", { class: "table" }, el("div", { class: "left" }, status, board), side), links);
+  log.scrollTop = log.scrollHeight;  // the newest move in view
   tickClock(t);
 }
 
