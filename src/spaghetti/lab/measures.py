@@ -156,6 +156,11 @@ def card_strength(games: list[dict], players: int) -> list[CardStrength]:
     return sorted(out, key=lambda c: -c.top_runner_wins.value)
 
 
+def _rate(rate: Rate | None) -> dict | None:
+    return None if rate is None else {"rate": rate.value, "interval": rate.interval,
+                                      "k": rate.k, "n": rate.n}
+
+
 def summary(games: list[dict], players: int) -> dict:
     """Every measure of one arm, as plain values (for JSON and the report)."""
     decisions, rounds = length(games)
@@ -169,6 +174,7 @@ def summary(games: list[dict], players: int) -> dict:
         "rounds": {"mean": rounds.value, "interval": rounds.interval},
         "cards": [{"card": c.name, "runs": c.runs, "passes": c.passes,
                    "run_share": c.run_share, "top_runner_wins": c.top_runner_wins.value,
-                   "interval": c.top_runner_wins.interval, "n": c.top_runner_wins.n}
+                   "interval": c.top_runner_wins.interval, "n": c.top_runner_wins.n,
+                   "seat1_with": _rate(c.with_card), "seat1_without": _rate(c.without_card)}
                   for c in card_strength(games, players)],
     }

@@ -124,11 +124,23 @@ def markdown(experiment: Experiment, results: dict[str, list[dict]], summaries: 
                      f"{d['interval'][1]:.1f}) | {r['mean']:.1f} ({r['interval'][0]:.1f}-"
                      f"{r['interval'][1]:.1f}) |")
     lines += ["", "## Cards (arm a)", "", "| card | run | passed | run share | wins of the seat "
-              "that ran it most |", "|---|---|---|---|---|"]
+              "that ran it most | seat 1 wins with it in the program | without it |",
+              "|---|---|---|---|---|---|---|"]
+
+    def shown(r: dict | None) -> str:
+        if r is None:
+            return "-"
+        return f"{r['rate']:.0%} ({r['interval'][0]:.0%}-{r['interval'][1]:.0%}, n={r['n']})"
+
     for c in summaries["a"]["cards"]:
         lo, hi = c["interval"]
         lines.append(f"| {c['card']} | {c['runs']} | {c['passes']} | {c['run_share']:.0%} | "
-                     f"{c['top_runner_wins']:.0%} ({lo:.0%}-{hi:.0%}, n={c['n']}) |")
+                     f"{c['top_runner_wins']:.0%} ({lo:.0%}-{hi:.0%}, n={c['n']}) | "
+                     f"{shown(c.get('seat1_with'))} | {shown(c.get('seat1_without'))} |")
+    lines += ["", "(The seat that ran a card most is often simply the seat with more flags left, "
+              "which is also the seat that wins: compare cards with each other, not with 50 %. "
+              "With and without are shown where the program varies: Pasta Logic's deal, custom "
+              "cards.)"]
     lines.append("")
     for image in images:
         if image.endswith(".png"):
