@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
@@ -39,6 +40,7 @@ from .store import Store
 from .schemas import MESSAGE, Analyse, Claim, Lang, Play, explain
 from .tables import Connection, Hall, WebError, replay_frames
 
+log = logging.getLogger("spaghetti.web")
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 1_000_000  # bytes: a record of a very long game is still far below this
 MAX_MESSAGE = 65_536  # characters: the longest message a client needs is far below this
@@ -229,6 +231,8 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
             table.broadcast()  # everyone sees who is online; the newcomer gets the state
             hall.kick(table)  # a game loaded after a restart resumes its computer players
             await asyncio.wait({reader, dropped}, return_when=asyncio.FIRST_COMPLETED)
+            if reader.done() and not reader.cancelled() and reader.exception() is not None:
+                log.error("game %s: a connection failed", table.id, exc_info=reader.exception())
         finally:
             reader.cancel()
             dropped.cancel()
