@@ -259,3 +259,28 @@ def test_n11_a_copy_reaches_each_other_card_once_however_high_its_number():
     assert state.choosing == "raise"
     state.apply("param 2.0")
     assert state.cmd is None
+
+
+def test_c4_for_copies_known_before_the_run_agrees_with_playing_them_out():
+    """MIMIC and ECHO copy cards known at "run" (the direction now, SPEC 6): C4 reads their
+    steps at once, as for any card, instead of playing every way of running out on copies; it
+    must give what the outcome gives (a SURGE copied onto a card where nobody is hit changes
+    nothing: 5 players, seed 128, decision 67)."""
+    from spaghetti.core import notation as N
+
+    checked = 0
+    for players, seeds in ((2, range(25)), (3, range(25)), (5, range(120, 135))):
+        game = Game(variant="nightmare", players=players)
+        for seed in seeds:
+            rng = random.Random(seed)
+            state = game.new_state(seed=seed)
+            while not state.is_over:
+                card = state.kinds[state.cursor] if state.deciding == "turn" else None
+                if card is not None and card.composite and \
+                        state._copied_steps(card, state.vals[state.cursor]) is not None:
+                    assert state._can_run() == state._outcome_differs(N.RUN), \
+                        (players, seed, len(state.history))
+                    checked += 1
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.random() * len(legal))])
+    assert checked > 200

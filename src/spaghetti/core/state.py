@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalOptionError, NotationError
 from . import notation as N
-from .cards import CardType, Choose, Do
+from .cards import CardType, Choose, Do, Step
 
 if TYPE_CHECKING:  # (game.py makes states: importing it here would close a circle)
     from .game import Game
@@ -492,9 +492,44 @@ class State:
         passing does."""
         c = self.cursor
         card = self.kinds[c]
-        if card.composite:  # its effects may cancel out: only the outcome tells
-            return self._outcome_differs(_RUN)
+        if card.composite:
+            steps = self._copied_steps(card, self.vals[c])
+            if steps is None:  # its effects may cancel out: only the outcome tells
+                return self._outcome_differs(_RUN)
+            return any(self._step_changes(k, step, v) for k, step, v in steps) or \
+                self.c10_visit and self._c10_runner_moves()
         return self._changes(card, self.vals[c]) or self.c10_visit and self._c10_runner_moves()
+
+    def _copied_steps(self, card: CardType, vals: tuple[int, ...]
+                      ) -> list[tuple[CardType, Step, tuple[int, ...]]] | None:
+        """For a card that copies other cards (MIMIC, ECHO): every step its run would run, its
+        own and the copied cards', each with its card and values; known before the run since
+        the copied cards are those ahead or behind in the direction now (SPEC 6). None when
+        they may still cancel out (two steps that reverse or rotate the same things, a copied
+        copy, Memory) or when the copied card depends on the run (FLOAT's next card): then
+        only the outcome tells."""
+        if card.recalls:
+            return None
+        n = len(self.queues)
+        here = self.cursor
+        steps: list[tuple[CardType, Step, tuple[int, ...]]] = []
+        for step in card.effect:
+            prim = step.prim
+            if not prim.runs_others:
+                steps.append((card, step, vals))
+                continue
+            if not prim.fixed_targets:
+                return None
+            for offset in prim.offsets(step, vals, n, self.direction):
+                i = (here + offset) % n
+                kind = self.kinds[i]
+                if i == here:
+                    continue
+                if kind.composite:
+                    return None
+                steps.extend((kind, s, self.vals[i]) for s in kind.effect)
+        undoable = [s.prim for _, s, _ in steps if s.prim.undoable]
+        return None if len(undoable) > len(set(undoable)) else steps
 
     def _c10_runner_moves(self) -> bool:
         """C10 and C4: does sending the flag that has the turn to the tail (the head, walking
@@ -547,14 +582,18 @@ class State:
         """Would running this command, with these values, change the game (C4)? Each step's
         primitive answers for itself; a choice with nothing to choose is no change."""
         for step in card.effect:
-            if step.__class__ is Choose:
-                if step.count is not None and vals[step.count] <= 0:
-                    continue
-                if step.amount is not None and vals[step.amount] == 0:
-                    continue
-            if step.prim.changes(self, card, step, vals):
+            if self._step_changes(card, step, vals):
                 return True
         return False
+
+    def _step_changes(self, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
+        """C4 for one step of a command (a choice with nothing to choose changes nothing)."""
+        if step.__class__ is Choose:
+            if step.count is not None and vals[step.count] <= 0:
+                return False
+            if step.amount is not None and vals[step.amount] == 0:
+                return False
+        return step.prim.changes(self, card, step, vals)
 
     def _targets(self) -> list[int]:
         """Targets of the current Choose step (not yet ``done``)."""

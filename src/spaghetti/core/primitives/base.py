@@ -120,8 +120,10 @@ class Primitive:
     custom: ClassVar[bool] = True
     #: Two steps of it may undo each other: C4 then asks the outcome (CardType.composite).
     undoable: ClassVar[bool] = False
-    #: Runs other cards' commands (Memory, copies): C4 asks the outcome.
+    #: Runs other cards' commands (Memory, copies): C4 asks the outcome, or the copied steps.
     runs_others: ClassVar[bool] = False
+    #: (copies) The cards copied are known before the run (``offsets``); FLOAT's are not.
+    fixed_targets: ClassVar[bool] = False
     #: Is Memory's recall: the command is the remembered ones (C11).
     recalls: ClassVar[bool] = False
     #: Can raise a life: then lives are part of the position key (C9).
@@ -163,6 +165,11 @@ class Primitive:
     def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         """A do step's effect."""
         raise NotImplementedError(self.name)
+
+    def offsets(self, step: Step, vals: tuple[int, ...], n: int, d: int) -> list[int]:
+        """(copies) The signed distances from this card of the cards copied, with ``n`` cards
+        in the program and the direction ``d`` at the start of the run."""
+        return []
 
     def resolve(self, board: Board, step: Step) -> bool:
         """An ``automatic`` choose step that needs no choice now: do it, and say True."""

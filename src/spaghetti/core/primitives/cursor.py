@@ -157,9 +157,6 @@ class _Copy(Primitive):
 
     runs_others = True
 
-    def offsets(self, board: Board, step, vals: tuple[int, ...], n: int) -> list[int]:
-        raise NotImplementedError
-
     def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         """The copied cards, by their signed distance from this card in the direction at the
         start of the run; they run in the order the direction gives as each runs. A copy card
@@ -170,7 +167,7 @@ class _Copy(Primitive):
         n = len(board.queues)
         here = board.uids.index(this)
         commands = []
-        for offset in self.offsets(board, step, vals, n):
+        for offset in self.offsets(step, vals, n, board.run_dir):
             i = (here + offset) % n
             kind = board.kinds[i]
             if i == here or (board.uids[i] in board.copied and _is_copy(kind)):
@@ -188,9 +185,10 @@ class CopyAhead(_Copy):
 
     name = "copy_ahead"
     needs_amount = True
+    fixed_targets = True
 
-    def offsets(self, board: Board, step: Step, vals: tuple[int, ...], n: int) -> list[int]:
-        return [board.run_dir * j for j in range(1, min(step.amount_of(vals), n - 1) + 1)]
+    def offsets(self, step: Step, vals: tuple[int, ...], n: int, d: int) -> list[int]:
+        return [d * j for j in range(1, min(step.amount_of(vals), n - 1) + 1)]
 
 
 class CopyBehind(_Copy):
@@ -198,9 +196,10 @@ class CopyBehind(_Copy):
 
     name = "copy_behind"
     needs_amount = True
+    fixed_targets = True
 
-    def offsets(self, board: Board, step: Step, vals: tuple[int, ...], n: int) -> list[int]:
-        return [-board.run_dir * j for j in range(1, min(step.amount_of(vals), n - 1) + 1)]
+    def offsets(self, step: Step, vals: tuple[int, ...], n: int, d: int) -> list[int]:
+        return [-d * j for j in range(1, min(step.amount_of(vals), n - 1) + 1)]
 
 
 class CopyNext(_Copy):
@@ -208,5 +207,5 @@ class CopyNext(_Copy):
 
     name = "copy_next"
 
-    def offsets(self, board: Board, step: Step, vals: tuple[int, ...], n: int) -> list[int]:
-        return [board.run_dir]
+    def offsets(self, step: Step, vals: tuple[int, ...], n: int, d: int) -> list[int]:
+        return [d]

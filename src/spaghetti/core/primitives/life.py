@@ -152,7 +152,7 @@ class _DamageSome(Primitive):
     needs_amount = True
 
     def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        return bool(step.amount_of(vals)) and any(board.alive)
+        return bool(step.amount_of(vals)) and bool(self.hit(board))
 
     def hit(self, board: Board) -> list[int]:
         raise NotImplementedError
@@ -174,7 +174,7 @@ class DamageOthers(_DamageSome):
 
 def _here(board: Board) -> set[int]:
     """The owners of the flags on this card (none once it has left the game)."""
-    i = board.uids.index(board.this_uid) if board.this_uid in board.uids else -1
+    i = board._this_index()
     return {c >> OWNER_SHIFT for c in board.queues[i]} if i >= 0 else set()
 
 
