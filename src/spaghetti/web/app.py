@@ -259,6 +259,20 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
             await _handle(table, conn, text)
             await asyncio.sleep(0)  # let this connection's sender (and everyone) run between
 
+    def _allowed(conn: Connection) -> bool:
+        """May this connection have the whole state again now? Beyond its allowance the first
+        request gets a ``rate_limited`` error, and the rest nothing until the allowance is back
+        (a client asking without reading must not cost an answer each)."""
+        try:
+            conn.asks.take("")
+        except WebError:
+            if conn.told:
+                return False
+            conn.told = True
+            raise
+        conn.told = False
+        return True
+
     async def _handle(table, conn: Connection, text: str) -> None:
         """One message from a client. A bad one gets an error back and changes nothing."""
         try:
@@ -273,12 +287,12 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
             if isinstance(msg, Play):
                 await hall.play(table, conn.seat, msg.option, msg.moves, conn)
             elif isinstance(msg, Lang):
-                conn.asks.take("")
-                conn.lang = msg.lang
-                table.send_state(conn)
+                if _allowed(conn):
+                    conn.lang = msg.lang
+                    table.send_state(conn)
             elif msg.type == "state":
-                conn.asks.take("")
-                table.send_state(conn)
+                if _allowed(conn):
+                    table.send_state(conn)
             elif msg.type == "hint":
                 conn.send(json.dumps(await hall.hint(table, conn.seat, conn.lang, conn.client),
                                      ensure_ascii=False))

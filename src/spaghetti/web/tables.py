@@ -96,6 +96,7 @@ class Connection:
         self.client = client  # the address it came from (for the rate limits)
         #: Requests for the whole state (``state``, ``lang``): each costs a full message.
         self.asks = Buckets(STATE_BURST, STATE_RATE, "state requests")
+        self.told = False  # it has been told it asks too often (and not answered since)
         self.queue: asyncio.Queue[str] = asyncio.Queue(limit)
         self.dropped = asyncio.Event()
         self.task: asyncio.Task | None = None
