@@ -814,3 +814,20 @@ def test_hints_and_analyses_are_rate_limited_per_client(client):
     hall = client.app.state.hall
     hall.buckets.left.clear()  # the time has passed
     assert client.post("/api/analyse", json={"upto": 1}).status_code == 400
+
+
+def test_puzzle_api_serves_a_proven_puzzle_and_checks_answers_with_clear_errors(client):
+    p = client.get("/api/puzzle?n=2&lang=ja").json()
+    assert p["n"] == 2 and p["legal"] and set(p["labels"]) == set(p["legal"])
+    assert p["view"]["phase"] == "execution" and p["turns"] >= 1
+    day = client.get("/api/puzzle").json()
+    assert 1 <= day["n"] <= day["total"]
+    answers = [client.post("/api/puzzle/answer", json={"n": 2, "option": o}).json()
+               for o in p["legal"]]
+    assert sum(a["right"] for a in answers) == 1  # exactly one option wins (the proof)
+    assert all(a["line"] and a["said"] for a in answers if a["right"])
+    for bad, word in (("/api/puzzle?n=0", "puzzle number"), ("/api/puzzle?n=x", "puzzle number")):
+        res = client.get(bad)
+        assert res.status_code == 400 and word in res.json()["error"]
+    res = client.post("/api/puzzle/answer", json={"n": 2, "option": "x" * 5000})
+    assert res.status_code == 400 and len(res.json()["error"]) < 400

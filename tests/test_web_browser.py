@@ -574,3 +574,34 @@ def test_thinking_goes_away_when_the_hint_arrives(tmp_path, browser):
         assert "Thinking" not in page.locator(".side").text_content()
         _shot(page, "hint.png")
         assert not page.errors, page.errors
+
+
+def test_puzzle_of_the_day_page_checks_the_answer_against_the_proof_and_keeps_a_streak(browser,
+                                                                                     tmp_path):
+    from spaghetti.cli.puzzle import SET, load_set
+
+    first = load_set(SET)[0]
+    wrong = next(o for o in first.state().legal() if o != first.answer)
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        page = browser.new_page()
+        page.goto(url + "/")
+        page.click("#puzzle-link")  # the home page links the puzzle of the day
+        page.wait_for_selector("#puzzle-goal")
+        page.goto(url + "/puzzle?n=1")
+        page.wait_for_selector("#puzzle-goal")
+        assert "1 / " in page.locator("#puzzle-title").text_content()
+        page.click(f'#puzzle .buttons button[data-option="{first.answer}"]')
+        page.wait_for_selector("#puzzle-line")
+        assert "Right!" in page.locator("#puzzle-result").text_content()
+        assert page.locator("#puzzle-line li").count() >= 1
+        assert page.locator("#puzzle-streak").text_content().endswith(": 1")
+        page.goto(url + "/puzzle?n=1")
+        page.wait_for_selector("#puzzle-goal")
+        page.click(f'#puzzle .buttons button[data-option="{wrong}"]')
+        page.wait_for_selector("#puzzle-why")
+        assert first.answer in page.locator("#puzzle-why").text_content()
+        assert page.locator("#puzzle-streak").text_content().endswith(": 0")
+        page.select_option("#lang", "ja")
+        page.wait_for_selector("#puzzle-goal")
+        assert "詰め問題" in page.locator("#puzzle-title").text_content()
+        page.close()

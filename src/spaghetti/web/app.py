@@ -38,6 +38,7 @@ from ..errors import RecordError
 from ..i18n import COLOURS, LANGS
 from .store import Store
 from .schemas import MESSAGE, Analyse, Claim, Lang, Play, explain
+from .puzzles import puzzle_answer, puzzle_view
 from .tables import Connection, Hall, WebError, replay_frames
 
 log = logging.getLogger("spaghetti.web")
@@ -196,6 +197,24 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
         except RecordError as exc:
             return JSONResponse({"error": str(exc), "code": "bad_record"}, status_code=400)
 
+    async def api_puzzle(request: Request) -> Response:
+        """A proven puzzle of the built-in set: ``?n=`` its number (default: the puzzle of the
+        day), as a view of its position with its options."""
+        lang = _lang(request.query_params.get("lang"))
+        try:
+            return JSONResponse(puzzle_view(request.query_params.get("n"), lang))
+        except WebError as exc:
+            return _error(exc)
+
+    async def api_puzzle_answer(request: Request) -> Response:
+        """``{"n": number, "option": "..."}``: right or not, with the winning line or the
+        refutation."""
+        try:
+            data = await _json_body(request)
+            return JSONResponse(puzzle_answer(data, _lang(request.query_params.get("lang"))))
+        except WebError as exc:
+            return _error(exc)
+
     async def api_analyse(request: Request) -> Response:
         """The computer's analysis (MCTS) of one position of a record: ``{"record": ...,
         "upto": n}``, the position after the first n actions."""
@@ -311,6 +330,9 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
         Route("/", page),
         Route("/g/{id}", page),
         Route("/replay", page),
+        Route("/puzzle", page),
+        Route("/api/puzzle", api_puzzle),
+        Route("/api/puzzle/answer", api_puzzle_answer, methods=["POST"]),
         Route("/api/meta", api_meta),
         Route("/api/games", api_create, methods=["POST"]),
         Route("/api/games/{id}", api_game),

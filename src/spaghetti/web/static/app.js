@@ -10,6 +10,8 @@ const UI = {
     title: "Spaghetti Code", newGame: "New game", level: "Level", players: "Players",
     seats: "Seats", you: "You", person: "A person (invite link)", computer: "Computer",
     difficulty: "Difficulty", options: "Rule options", clock: "Chess clock",
+    puzzle: "Puzzle of the day", puzzleOf: "Puzzle", puzzleGoal: "to move: find the one option that wins within {n} of your turns",
+    right: "Right!", wrong: "Not this one.", streak: "Streak", nextPuzzle: "Next puzzle", theAnswer: "The answer",
     minutesEach: "minutes per player", create: "Create the game", openRecord: "Replay a record file",
     openHint: "Open a game record (.json) to replay it move by move.",
     program: "Program", cursor: "cursor", running: "running", life: "life", supply: "supply",
@@ -37,6 +39,8 @@ const UI = {
     title: "スパゲッティコード", newGame: "新しいゲーム", level: "レベル", players: "人数",
     seats: "席", you: "あなた", person: "ほかの人（招待リンク）", computer: "コンピュータ",
     difficulty: "強さ", options: "ルールオプション", clock: "チェスクロック",
+    puzzle: "今日の詰め問題", puzzleOf: "詰め問題", puzzleGoal: "の番: 自分の{n}手番以内に勝てる唯一の選択肢を見つけてください",
+    right: "正解！", wrong: "残念、違います。", streak: "連続正解", nextPuzzle: "次の問題", theAnswer: "正解は",
     minutesEach: "分（1人あたり）", create: "ゲームを作る", openRecord: "棋譜ファイルを再生",
     openHint: "棋譜（.json）を開いて一手ずつ再生します。",
     program: "プログラム", cursor: "カーソル", running: "実行中", life: "ライフ", supply: "手持ち",
@@ -424,7 +428,8 @@ function homePage() {
       replayPage(data, null, () => { history.pushState({}, "", "/"); route(); }, text);
     } catch (e) { toast(e.message); }
   });
-  const openPanel = el("div", { class: "panel" }, el("h2", {}, w("openRecord")), el("p", {}, w("openHint")), file);
+  const openPanel = el("div", { class: "panel" }, el("h2", {}, w("openRecord")), el("p", {}, w("openHint")), file,
+    el("p", {}, el("a", { href: "/puzzle", id: "puzzle-link" }, w("puzzle"))));
   const mine = el("ul", { class: "my-games", id: "my-games" });
   const gamesPanel = el("div", { class: "panel" }, el("h2", {}, w("yourGames")), mine);
   main().replaceChildren(el("div", { class: "home" }, form, el("div", {}, gamesPanel, openPanel)));
@@ -681,10 +686,55 @@ function replayPage(data, id, back, text, startAt) {
 
 // ------------------------------------------------------------------ routing
 
+// ------------------------------------------------------------------ puzzles
+
+// A proven "win in N" puzzle: click the option (or its button); the server checks it against the
+// proof and answers with the winning line or why the option fails. The streak stays in this
+// browser.
+async function puzzlePage(n) {
+  setConn("");
+  document.getElementById("subtitle").textContent = w("puzzle");
+  const q = n ? `n=${encodeURIComponent(n)}&` : "";
+  let p;
+  try { p = await api("GET", `/api/puzzle?${q}lang=${lang}`); } catch (e) { toast(e.message); return; }
+  vocabulary = META.games && META.games[p.view.variant] ? META.games[p.view.variant].vocabulary : "code";
+  const streak = () => Number(localStorage.getItem("spaghetti.streak") || 0);
+  const result = el("div", { class: "status", id: "puzzle-result", "aria-live": "polite" });
+  const count = el("span", { id: "puzzle-streak" }, `${w("streak")}: ${streak()}`);
+  let answered = false;
+  async function answer(option) {
+    if (answered) return;
+    answered = true;
+    try {
+      const a = await api("POST", `/api/puzzle/answer?lang=${lang}`, { n: p.n, option });
+      const s = a.right ? streak() + 1 : 0;
+      localStorage.setItem("spaghetti.streak", String(s));
+      count.textContent = `${w("streak")}: ${s}`;
+      result.replaceChildren(el("strong", {}, a.right ? w("right") : w("wrong")),
+        a.right ? el("ol", { id: "puzzle-line" }, a.said.map((t) => el("li", {}, t)))
+          : el("p", { id: "puzzle-why" }, `${a.why}. ${w("theAnswer")}: `, el("code", {}, a.answer)));
+    } catch (e) { answered = false; toast(e.message); }
+  }
+  const board = renderBoard(p.view, { legal: p.legal, seats: [] });
+  board.addEventListener("click", (ev) => {
+    const target = ev.target.closest(".legal[data-option]");
+    if (target) answer(target.dataset.option);
+  });
+  const goal = `${colourName(p.to_move)} ${w("puzzleGoal").replace("{n}", p.turns)}`;
+  main().replaceChildren(el("div", { class: "panel", id: "puzzle" },
+    el("h2", { id: "puzzle-title" }, `${w("puzzleOf")} ${p.n} / ${p.total}`),
+    el("p", { id: "puzzle-goal" }, goal), board,
+    el("div", { class: "buttons" }, p.legal.map((o) =>
+      el("button", { class: "legal", "data-option": o, title: p.labels[o], onclick: () => answer(o) }, o))),
+    result, el("p", {}, count, " · ",
+      el("a", { href: `/puzzle?n=${p.n % p.total + 1}`, id: "puzzle-next" }, w("nextPuzzle")))));
+}
+
 function route() {
   applyStaticWords();
   const m = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)$/);
   if (m) tablePage(m[1]);
+  else if (location.pathname === "/puzzle") puzzlePage(new URLSearchParams(location.search).get("n"));
   else { if (live) { live.closed = true; if (live.ws) live.ws.close(); live = null; } homePage(); }
 }
 
@@ -696,7 +746,7 @@ document.getElementById("lang").addEventListener("change", (ev) => {
     send(live, { type: "lang", lang });
     if (live.ws && live.ws.readyState === WebSocket.OPEN) setConn(w("live"), true);
   }
-  else if (!document.getElementById("replay-board")) route();
+  else if (!document.getElementById("replay-board")) route();  // (the puzzle page too)
   else {
     const r = replaying;
     const again = r.id ? api("GET", `/api/games/${r.id}/replay?lang=${lang}`) : api("POST", `/api/replay?lang=${lang}`, r.text);
