@@ -119,6 +119,7 @@ typedef struct {
     jmp_buf jb;
     /* one value() call on the search thread */
     Key job_key; uint64_t job_sig; Key *job_hist; size_t job_nhist; int job_result;
+    uint32_t job_th[2], job_num[2]; /* the thresholds of the root, and its numbers after */
     int done;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -753,8 +754,10 @@ static int top_value(Core *S) {
     for (size_t i = 0; i < S->job_nhist; i++) path_put(S, S->job_hist[i], -1);
     if (!(k.hi & PLACE)) path_put(S, k, 0);
     uint32_t pn, dn;
-    mid(S, k, S->job_sig, INF, INF, &pn, &dn);
-    return pn == 0 ? 0 : 1;
+    mid(S, k, S->job_sig, S->job_th[0], S->job_th[1], &pn, &dn);
+    S->job_num[0] = pn;
+    S->job_num[1] = dn;
+    return pn == 0 ? 0 : (dn == 0 ? 1 : -1);
 }
 
 static void *run_job(void *arg) {
@@ -1000,21 +1003,26 @@ static PyObject *Core_entry(Core *S, PyObject *args) {
                          (unsigned long long)ent_work(e));
 }
 
-static PyObject *Core_value(Core *S, PyObject *args) {
-    PyObject *pos, *history, *deadline_o, *progress;
-    if (!PyArg_ParseTuple(args, "OOOO", &pos, &history, &deadline_o, &progress)) return NULL;
+/* Searches (pos, history) until its numbers reach the thresholds th (INF, INF: until it is
+ * proven) on the search thread; 0 with the numbers in num, or -1 with an exception. */
+static int run_search(Core *S, PyObject *pos, PyObject *history, PyObject *deadline_o,
+                      PyObject *progress, const uint32_t thr[2], uint32_t num[2]) {
     Key pk;
     uint64_t sig;
     Key *hist;
     size_t nh;
-    if (node_of(S, pos, history, &pk, &sig, &hist, &nh)) return NULL;
+    if (node_of(S, pos, history, &pk, &sig, &hist, &nh)) return -1;
     const Ent *e = tab_find(&S->table, pk, sig);
-    if (e && (ent_pn(e) == 0 || ent_dn(e) == 0)) { /* proven already */
-        free(hist);
-        return PyLong_FromLong(ent_pn(e) == 0 ? 0 : 1);
+    if (e && (ent_pn(e) == 0 || ent_dn(e) == 0 || ent_pn(e) >= thr[0] || ent_dn(e) >= thr[1])) {
+        free(hist); /* proven already, or past the thresholds */
+        num[0] = ent_pn(e);
+        num[1] = ent_dn(e);
+        return 0;
     }
     S->deadline = deadline_o == Py_None ? -1.0 : PyFloat_AsDouble(deadline_o);
-    if (PyErr_Occurred()) { free(hist); return NULL; }
+    if (PyErr_Occurred()) { free(hist); return -1; }
+    S->job_th[0] = thr[0];
+    S->job_th[1] = thr[1];
 
     path_clear(&S->path);
     S->nmv = S->nch = 0;
@@ -1037,7 +1045,7 @@ static PyObject *Core_value(Core *S, PyObject *args) {
     if (rc) {
         free(hist);
         PyErr_SetString(PyExc_RuntimeError, "cannot start the search thread");
-        return NULL;
+        return -1;
     }
     int interrupted = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -1067,13 +1075,38 @@ static PyObject *Core_value(Core *S, PyObject *args) {
     free(hist);
     S->job_hist = NULL;
     S->shown_nodes = S->nodes;
-    if (interrupted) return NULL; /* the exception of the callback or the signal handler */
+    if (interrupted) return -1; /* the exception of the callback or the signal handler */
     if (S->err == TIMEOUT) {
         PyErr_SetNone(S->timeout_exc);
-        return NULL;
+        return -1;
     }
-    if (S->err == NOMEM) return PyErr_NoMemory();
-    return PyLong_FromLong(S->job_result);
+    if (S->err == NOMEM) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    num[0] = S->job_num[0];
+    num[1] = S->job_num[1];
+    return 0;
+}
+
+static PyObject *Core_value(Core *S, PyObject *args) {
+    PyObject *pos, *history, *deadline_o, *progress;
+    if (!PyArg_ParseTuple(args, "OOOO", &pos, &history, &deadline_o, &progress)) return NULL;
+    uint32_t th[2] = {INF, INF}, num[2];
+    if (run_search(S, pos, history, deadline_o, progress, th, num)) return NULL;
+    return PyLong_FromLong(num[0] == 0 ? 0 : 1);
+}
+
+static PyObject *Core_search(Core *S, PyObject *args) {
+    PyObject *pos, *history, *deadline_o, *progress;
+    unsigned long thpn, thdn;
+    if (!PyArg_ParseTuple(args, "OOkkOO", &pos, &history, &thpn, &thdn, &deadline_o, &progress))
+        return NULL;
+    uint32_t th[2], num[2];
+    th[0] = thpn > INF ? INF : (uint32_t)thpn;
+    th[1] = thdn > INF ? INF : (uint32_t)thdn;
+    if (run_search(S, pos, history, deadline_o, progress, th, num)) return NULL;
+    return Py_BuildValue("(kk)", (unsigned long)num[0], (unsigned long)num[1]);
 }
 
 static PyObject *Core_get_nodes(Core *S, void *closure) {
@@ -1194,6 +1227,10 @@ static PyMethodDef Core_methods[] = {
      "value(pos, history, deadline, progress): the winning seat (see search.Solver.value); "
      "history: repetition keys, none equal to pos's; deadline: time.monotonic() value or "
      "None; progress: a callable or None, called now and then during the search"},
+    {"search", (PyCFunction)Core_search, METH_VARARGS,
+     "search(pos, history, thpn, thdn, deadline, progress): search the node until its proof "
+     "number reaches thpn or its disproof number thdn (df-pn's thresholds; INF each: until it "
+     "is proven); its (pn, dn)"},
     {"entry", (PyCFunction)Core_entry, METH_VARARGS,
      "entry(pos, history): the table's (pn, dn, work) of this node, or None"},
     {NULL}

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..core import notation as N
 from ..core.game import OPTIONS
-from ..core.state import D_TURN, EXECUTION, PLACEMENT
+from ..core.state import D_TURN, EXECUTION, PLACEMENT, State
 from ..errors import SetupError
 from .fast import KIND_OF, Model, from_state
 from .general import GeneralSolver
@@ -75,8 +75,25 @@ class _Run:
             if want_line:
                 return self.solver.principal_line(pos, history)
             return self.solver.value(pos, history), []
-        # In the middle of a command: the same seat chooses; expand through the engine.
+        # In the middle of a command: the same seat makes every choice up to the next turn
+        # decision. Its outcomes are searched together, as one node of the search above them.
         mover = state.to_move
+        leaves = _outcomes(state, mover)
+        if leaves is not None:
+            roots: list = []
+            for _, child in leaves:
+                if child.is_over:
+                    roots.append(child.winner)
+                else:
+                    _, pos, history = from_state(child)
+                    roots.append((pos, history))
+            won, i = self.solver.value_of_choice(mover, roots)
+            if not want_line:
+                return won, []
+            options, end = leaves[i]
+            _, rest = self.value_line(end, True)
+            return won, options + rest
+        # (not met at level 1: the rest of the command goes through the engine, choice by choice)
         best = None
         for action in state.legal_actions():
             child = state.copy()
@@ -92,6 +109,26 @@ class _Run:
             return w, []
         _, rest = self.value_line(child, True)
         return w, [N.to_string(action)] + rest
+
+
+def _outcomes(state: State, mover: int) -> list[tuple[list[str], State]] | None:
+    """The ends of the command under way: ``(options, state)`` for every way to finish it,
+    each a finished game or a turn decision; None if one is neither, or is another seat's."""
+    out: list[tuple[list[str], State]] = []
+    for action in state.legal_actions():
+        child = state.copy()
+        child.apply_action(action)
+        option = N.to_string(action)
+        if child.is_over or (child.phase == EXECUTION and child.decision == D_TURN):
+            out.append(([option], child))
+            continue
+        if child.to_move != mover or child.phase != EXECUTION:
+            return None
+        rest = _outcomes(child, mover)
+        if rest is None:
+            return None
+        out.extend(([option] + options, end) for options, end in rest)
+    return out
 
 
 def solve(state, time_limit: float | None = None, on_progress=None, line: bool = True,

@@ -192,6 +192,65 @@ class Solver:
             sys.setrecursionlimit(old)
         return 0 if pn == 0 else 1
 
+    def value_of_choice(self, mover: int, roots) -> tuple[int, int]:
+        """The winner of a choice of ``mover`` between ``roots`` (each a turn position and its
+        history, or the seat that wins at once), and the index of a root that keeps that value
+        for the mover if it wins, else of the root whose refutation took most work.
+
+        The choice is a node of the same df-pn search, above the roots: the middle of a command
+        (the flag chosen, the card still to choose), whose outcomes are the turn positions the
+        command can lead to. Searching them together proves the choice as soon as one outcome
+        is shown to win for the mover, however hard the others are; solving them one by one
+        could spend its whole budget refuting the first."""
+        keys = []
+        nums = []
+        for root in roots:
+            key = root if isinstance(root, int) else self._root(*root)
+            keys.append(key)
+            if not isinstance(key, tuple):
+                nums.append(_won(key))
+                continue
+            entry = self._entry(key)
+            nums.append(entry[:2] if entry is not None else _estimate(self.model, key[0]))
+        if not keys:
+            raise ValueError("a choice needs at least one option")
+        is_or = mover == 0
+        while True:
+            best, phi, second, delta, bdelta = _select(nums, is_or)
+            if phi == 0 or delta == 0:
+                break
+            # the root's thresholds are INF: searched until proven
+            cth_phi = min(INF, second + second // 4 + 1)
+            cth_delta = INF - delta + bdelta
+            nums[best] = self._search(keys[best], *((cth_phi, cth_delta) if is_or else
+                                                    (cth_delta, cth_phi)))
+        winner = mover if phi == 0 else 1 - mover
+        if winner == mover:
+            return winner, best
+        work = [-1 if not isinstance(k, tuple) else (self._entry(k) or (0, 0, 0))[2]
+                for k in keys]
+        return winner, max(range(len(keys)), key=lambda i: work[i])
+
+    def _search(self, key, thpn: int, thdn: int) -> tuple[int, int]:
+        """Search the node ``key`` until its numbers reach the thresholds; its numbers."""
+        if self._core is not None:
+            progress = None if self.on_progress is None else self._c_progress
+            try:
+                pn, dn = self._core.search(*self._as_call(key), thpn, thdn, self.deadline,
+                                           progress)
+            finally:
+                self.nodes = self._core.nodes
+            return pn, dn
+        entry = self.table.get(key)
+        if entry is not None and (0 in entry[:2] or entry[0] >= thpn or entry[1] >= thdn):
+            return entry[:2]
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 200000))
+        try:
+            return self._mid(key, thpn, thdn)
+        finally:
+            sys.setrecursionlimit(old)
+
     def principal_line(self, pos, history=(), limit=400) -> tuple[int, list[str]]:
         """The value and a principal line: the winner's proven turns, and for the loser the
         turn whose refutation took the most work (the stiffest resistance the search met)."""
@@ -318,18 +377,7 @@ class Solver:
         # In phi/delta form: phi is the mover's number (pn at an OR node, dn at an AND node),
         # the least of the children's deltas; delta is the sum of the children's phis.
         while True:
-            best = -1
-            phi = second = INF
-            delta = 0
-            for i, (cpn, cdn) in enumerate(nums):
-                cphi, cdelta = (cpn, cdn) if is_or else (cdn, cpn)
-                delta = INF if cdelta == INF or delta == INF else min(delta + cdelta, INF - 1)
-                if best < 0 or cphi < phi:
-                    if best >= 0:
-                        second = phi
-                    best, phi, bdelta = i, cphi, cdelta
-                elif cphi < second:
-                    second = cphi
+            best, phi, second, delta, bdelta = _select(nums, is_or)
             thphi, thdelta = (thpn, thdn) if is_or else (thdn, thpn)
             if phi >= thphi or delta >= thdelta:
                 break
@@ -358,6 +406,27 @@ class Solver:
             raise Timeout()
         if self.on_progress is not None:
             self.on_progress(self)
+
+
+def _select(nums, is_or: bool) -> tuple[int, int, int, int, int]:
+    """df-pn's look at a node's children (``nums``: their ``(pn, dn)``), in phi/delta form:
+    ``(best, phi, second, delta, bdelta)``. The children's phi is the mover's number (pn at an
+    OR node, dn at an AND node) and delta the other one; the node's phi is the least of the
+    children's phis, first reached at ``best``, ``second`` the next least; the node's delta is
+    the sum of the children's deltas (INF if one is), ``bdelta`` the best child's."""
+    best = -1
+    phi = second = INF
+    delta = bdelta = 0
+    for i, (cpn, cdn) in enumerate(nums):
+        cphi, cdelta = (cpn, cdn) if is_or else (cdn, cpn)
+        delta = INF if cdelta == INF or delta == INF else min(delta + cdelta, INF - 1)
+        if best < 0 or cphi < phi:
+            if best >= 0:
+                second = phi
+            best, phi, bdelta = i, cphi, cdelta
+        elif cphi < second:
+            second = cphi
+    return best, phi, second, delta, bdelta
 
 
 def _ordered(model: Model, pos):
