@@ -243,7 +243,27 @@ def test_cli_hint_prints_an_option():
     line = next(line for line in result.stdout.splitlines() if line.startswith("Hint: "))
     option = line.split("Hint: ")[1].split("  (")[0]
     assert option in spaghetti.new_game(1, 2, seed=3).legal()
-    assert "win chance" in line and "visits" in line
+    # proven by the solver within the hint's time, or MCTS's evidence
+    assert "proven by the exact solver" in line or ("win chance" in line and "visits" in line)
+
+
+def test_hint_proves_what_the_solver_proves_within_its_time(monkeypatch):
+    """The empty board of Bug,MoveFlag,AddFlag,RemoveFlag,ForkBomb: the solver proves it in
+    145,011 positions (a fraction of a second), more than the hint's old budget of 20,000
+    positions; the hint's budget is time (ai.perfect.HINT_SECONDS), and past it, MCTS."""
+    from spaghetti.ai import perfect
+    from spaghetti.cli.play import hint_lines
+
+    state = spaghetti.new_game(level=1, program=["Bug", "MoveFlag", "AddFlag", "RemoveFlag",
+                                                 "ForkBomb"])
+    assert perfect.proven_option(state, max_nodes=20_000) is None  # the old budget
+    monkeypatch.setattr(perfect, "HINT_SECONDS", 60.0)  # generous: the machine may be busy
+    option, lines = hint_lines(state, "en", seed=1, iterations=50)
+    assert "proven by the exact solver" in lines[0][0]
+    assert perfect.proven_option(state, max_nodes=None)[0] == option
+    monkeypatch.setattr(perfect, "HINT_SECONDS", 0.001)  # too little: MCTS's evidence
+    _, lines = hint_lines(state, "en", seed=1, iterations=50)
+    assert "visits" in lines[0][0]
 
 
 def test_cli_arena_prints_win_rates_and_elo():

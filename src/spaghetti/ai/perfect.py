@@ -18,24 +18,44 @@ from .base import ActionPlayer
 from .mcts import MCTSPlayer
 
 SOLVER_NODES = 200_000  # about 1-3 s of search a decision
+#: The time a hint's solver may search for a proof before the hint falls back to MCTS. A time,
+#: not a number of positions: the level-1 search visits about 150,000 positions a second and the
+#: general one a few thousand, and a hint should be quick on both.
+HINT_SECONDS = 1.5
 
 
-def proven_option(state: State, max_nodes: int = SOLVER_NODES):
+def proven_option(state: State, max_nodes: int | None = SOLVER_NODES,
+                  time_limit: float | None = None):
     """``(option, value)`` for the seat to move when the solver proves within ``max_nodes``
-    positions that ``option`` keeps the value ``value`` (+1 win, 0 draw, -1 loss, or an
-    expectation over coin flips); None when it does not."""
+    positions and ``time_limit`` seconds (None: no limit of that kind) that ``option`` keeps
+    the value ``value`` (+1 win, 0 draw, -1 loss, or an expectation over coin flips); None when
+    it does not."""
     from ..solver.api import Timeout, solve
 
     seat = state.to_move
     if seat is None:  # the game is over, or a coin flip is due: no seat has an option
         return None
     try:
-        result = solve(state, seat=seat, max_nodes=max_nodes)
+        result = solve(state, seat=seat, max_nodes=max_nodes, time_limit=time_limit)
     except Timeout:
         return None
     if not result.line:
         return None
     return result.line[0], result.value
+
+
+def proven_hint(state: State, seconds: float | None = None):
+    """What a hint may say for sure: :func:`proven_option` with a time budget of ``seconds``
+    (None: :data:`HINT_SECONDS`, read at each call) and no budget of positions.
+
+    >>> import spaghetti
+    >>> s = spaghetti.new_game(level=1, program=["Bug", "MoveFlag", "AddFlag", "RemoveFlag",
+    ...                                          "ForkBomb"])
+    >>> proven_hint(s, seconds=60)[1]
+    1.0
+    """
+    return proven_option(state, max_nodes=None,
+                         time_limit=HINT_SECONDS if seconds is None else seconds)
 
 
 class PerfectPlayer(ActionPlayer):

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from .. import records
 from ..ai import MCTSPlayer, Player
-from ..ai.perfect import proven_option
+from ..ai.perfect import proven_hint
 from ..core import notation as N
 from ..core.state import State
 from ..errors import IllegalOptionError, NotationError
@@ -34,7 +34,6 @@ class TimeUp(Exception):
     """A person's move clock ran out."""
 QUIT_WORDS = {"quit", "exit", "q"}
 HINT_ITERATIONS = 3000  # the hint's MCTS budget (about half a second)
-HINT_SOLVER_NODES = 20_000  # the positions the solver may search first for a proven hint
 
 
 def hint_lines(state: State, lang: str, seed: int | None = None,
@@ -42,7 +41,7 @@ def hint_lines(state: State, lang: str, seed: int | None = None,
     """The hint for the seat to move: the option recommended, and lines (with their styles)
     saying it with its evidence.
 
-    Proven by the exact solver when it finds a proof within :data:`HINT_SOLVER_NODES` positions
+    Proven by the exact solver when it finds a proof within ``ai.perfect.HINT_SECONDS`` s
     and nothing is hidden from the seat (and the proof is not a loss): the option and its proven
     value. Otherwise MCTS analysis: the most visited option is the one recommended, with its
     visits and estimated win chance, then the next two by visits. ``state`` is not changed; the
@@ -50,7 +49,7 @@ def hint_lines(state: State, lang: str, seed: int | None = None,
     """
     lang = lang_for(lang, state)
     if not state.hidden and not state.is_chance:
-        found = proven_option(state, HINT_SOLVER_NODES)
+        found = proven_hint(state)
         if found is not None and found[1] > -1.0:
             option, value = found
             verdict = (t("proven_win", lang) if value == 1.0 else
