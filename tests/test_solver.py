@@ -430,6 +430,9 @@ def test_level1_results_file_resumes_and_makes_markdown(tmp_path, monkeypatch):
     assert level1.summary(data)["solved"] == 5
     md = level1.markdown(data)
     assert "Solved: 5 of 120" in md and md.count("not yet solved") == 115
+    # titled by what it holds until every program is proven; the C core's hash assumption
+    assert md.startswith("# Level 1: 5 of 120 programs solved\n")
+    assert "64-bit hash" in md
 
 
 def test_level1_runs_sharing_a_file_keep_each_others_results(tmp_path, monkeypatch):
