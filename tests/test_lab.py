@@ -195,3 +195,17 @@ def test_a_ray_run_gives_the_games_a_process_run_gives(tmp_path):
     finally:
         ray.shutdown()
     assert remote == local
+
+
+def test_lab_report_writes_the_report_from_saved_games_without_playing(tmp_path):
+    (tmp_path / "small.toml").write_text(SMALL, encoding="utf-8")
+    run(loads(SMALL.replace("games = 6", "games = 2")), tmp_path / "out" / "small.jsonl",
+        workers=1)
+    result = CliRunner().invoke(cli, ["lab", "report", str(tmp_path / "small.toml"), "--out",
+                                      str(tmp_path / "out"), "--no-plots"])
+    assert result.exit_code == 0, result.output
+    summary_ = json.loads((tmp_path / "out" / "small" / "summary.json").read_text())
+    assert summary_["a"]["games"] == 2  # only what was saved: nothing more was played
+    empty = CliRunner().invoke(cli, ["lab", "report", str(tmp_path / "small.toml"), "--out",
+                                     str(tmp_path / "none")])
+    assert empty.exit_code != 0 and "no saved games" in empty.output

@@ -152,6 +152,27 @@ def _write_report(experiment: spec.Experiment, results: dict[str, list[dict]],
     console.print(f"report: {folder / 'report.md'}")
 
 
+@lab.command("report")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=DEFAULT_OUT,
+              show_default=True, help="Folder of the results and the report.")
+@click.option("--no-plots", is_flag=True, help="Write the report without figures.")
+def report_command(file: str, out_dir: str, no_plots: bool) -> None:
+    """Write the report of an experiment FILE from the games saved so far, playing none."""
+    try:
+        text = pathlib.Path(file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SetupError(f"{file}: {exc.strerror or exc}") from None
+    experiment = spec.loads(text, file)
+    out = pathlib.Path(out_dir)
+    saved = runner.load(out / f"{experiment.name}.jsonl", experiment)
+    if not any(saved.values()):
+        raise SetupError(f"no saved games of {experiment.name!r} in {out}")
+    results = {name: [games[i] for i in sorted(games)] for name, games in saved.items()}
+    _write_report(experiment, results, out, f"spaghetti lab run {file} --out {out_dir}",
+                  no_plots)
+
+
 @lab.command("exact")
 @click.option("--results", "path", type=click.Path(dir_okay=False), default=str(SOLVED),
               show_default=True, help="The solved level-1 results.")

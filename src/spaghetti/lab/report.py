@@ -96,7 +96,8 @@ def markdown(experiment: Experiment, results: dict[str, list[dict]], summaries: 
         ai = ", ".join(arm.ai)
         lines.append(f"- arm {name}: {arm.variant}, level {arm.level}, {arm.players} players, "
                      f"options {opts}, players {ai}" + (f", cards {arm.cards}" if arm.cards else ""))
-    lines += [f"- games per arm: {experiment.games}, deals from seed {experiment.seed} (the arms "
+    played = min(len(games) for games in results.values())
+    lines += [f"- games per arm: {played}, deals from seed {experiment.seed} (the arms "
               "play the same deals)", ""]
     players = experiment.a.players
     lines += ["## Win rate by seat", "", "| arm | " + " | ".join(
