@@ -248,7 +248,10 @@ def test_hint_says_its_evidence_and_marks_the_option_it_recommends():
             text = screen_text(app)
             line = next(line for line in text.splitlines() if "Hint: " in line)
             option = line.split("Hint: ")[1].split("  (")[0]
-            assert "visits" in line and "win chance" in line  # MCTS: visits and win rate
+            # The evidence: a proof (the solver's time budget found one), or MCTS with its
+            # visits and win rate; never both, never neither.
+            proven = "proven by the exact solver" in line
+            assert proven != ("visits" in line and "win chance" in line), line
             assert app.choices[app.selected] == option  # the one recommended is marked
 
     asyncio.run(play())
