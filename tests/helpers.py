@@ -71,3 +71,24 @@ def placed(state: spaghetti.State, cards0: list[int], cards1: list[int]) -> spag
         state.apply(f"place {a}")
         state.apply(f"place {b}")
     return state
+
+
+class Budget(Exception):
+    pass
+
+
+def minimax_engine(state, budget):
+    """Exhaustive minimax through the engine's door (its own auto stalemate), every decision
+    a node; raises Budget when more than budget[0] nodes would be needed."""
+    if state.is_over:
+        return state.winner
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise Budget
+    mover = state.to_move
+    for a in state.legal_actions():
+        child = state.copy()
+        child.apply_action(a)
+        if minimax_engine(child, budget) == mover:
+            return mover
+    return 1 - mover

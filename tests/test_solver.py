@@ -15,6 +15,8 @@ from spaghetti.solver.api import Timeout, solve
 from spaghetti.solver.fast import END, IRR, REV, Model, from_state
 from spaghetti.solver.search import Solver, _csearch
 
+from helpers import Budget, minimax_engine
+
 # The value tests run on both searches; the C one needs the extension built.
 BACKENDS = [pytest.param("c", marks=pytest.mark.skipif(
     _csearch is None, reason="the C extension spaghetti.solver._csearch is not built")), "python"]
@@ -127,9 +129,6 @@ def test_move_tags_say_what_changed():
 
 # ------------------------------------------------------------------ plain minimax references
 
-class Budget(Exception):
-    pass
-
 
 def minimax_fast(model, pos, seen, budget=None):
     """Exhaustive minimax over the fast model, the repetition history as a plain set; raises
@@ -155,23 +154,6 @@ def minimax_fast(model, pos, seen, budget=None):
         else:
             w = minimax_fast(model, res, {model.rep_key(res)}, budget)
         if w == mover:
-            return mover
-    return 1 - mover
-
-
-def minimax_engine(state, budget):
-    """Exhaustive minimax through the engine's door (its own auto stalemate), every decision
-    a node; raises Budget when more than budget[0] nodes would be needed."""
-    if state.is_over:
-        return state.winner
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise Budget
-    mover = state.to_move
-    for a in state.legal_actions():
-        child = state.copy()
-        child.apply_action(a)
-        if minimax_engine(child, budget) == mover:
             return mover
     return 1 - mover
 

@@ -18,6 +18,8 @@ from spaghetti.solver.api import Timeout, _outcomes, solve
 from spaghetti.solver.fast import Model, from_state
 from spaghetti.solver.search import Solver, _csearch
 
+from helpers import Budget, minimax_engine
+
 BACKENDS = [pytest.param("c", marks=pytest.mark.skipif(
     _csearch is None, reason="the C extension spaghetti.solver._csearch is not built")), "python"]
 
@@ -46,26 +48,6 @@ SMALL = [
 @pytest.fixture(params=BACKENDS)
 def backend(request):
     return request.param
-
-
-class Budget(Exception):
-    pass
-
-
-def minimax_engine(state, budget):
-    """Plain minimax through the engine's door (its own C9), every decision a node."""
-    if state.is_over:
-        return state.winner
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise Budget
-    mover = state.to_move
-    for a in state.legal_actions():
-        child = state.copy()
-        child.apply_action(a)
-        if minimax_engine(child, budget) == mover:
-            return mover
-    return 1 - mover
 
 
 def one_by_one(state, backend, budget):
