@@ -162,20 +162,20 @@ def test_forced_win_is_exact_on_a_position_one_move_from_the_end():
 
 
 def test_the_committed_puzzles_are_proven_and_replay():
-    from spaghetti.cli.puzzle import SET, load_set
+    from spaghetti.lab.puzzles import load as load_set
     from spaghetti.lab import puzzles
 
-    items = load_set(SET)
+    items = load_set()
     assert len(items) >= 16
     for p in items[::max(1, len(items) // 12)]:  # a spread of the set, all games
         assert puzzles.check(p), p
 
 
 def test_the_puzzle_command_keeps_a_streak(tmp_path, monkeypatch):
-    from spaghetti.cli.puzzle import SET, load_set
+    from spaghetti.lab.puzzles import load as load_set
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
-    p = load_set(SET)[0]
+    p = load_set()[0]
     right = CliRunner().invoke(cli, ["puzzle", "--number", "1"], input=p.answer + "\n")
     assert right.exit_code == 0 and "Right!" in right.output and "streak: 1" in right.output
     wrong = next(o for o in p.state().legal() if o != p.answer)

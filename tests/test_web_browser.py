@@ -578,9 +578,9 @@ def test_thinking_goes_away_when_the_hint_arrives(tmp_path, browser):
 
 def test_puzzle_of_the_day_page_checks_the_answer_against_the_proof_and_keeps_a_streak(browser,
                                                                                      tmp_path):
-    from spaghetti.cli.puzzle import SET, load_set
+    from spaghetti.lab.puzzles import load as load_set
 
-    first = load_set(SET)[0]
+    first = load_set()[0]
     wrong = next(o for o in first.state().legal() if o != first.answer)
     with ServerThread(str(tmp_path / "games.db")) as url:
         page = browser.new_page()

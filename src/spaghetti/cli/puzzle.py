@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
-import hashlib
 import json
 import os
 import pathlib
@@ -16,23 +14,11 @@ from ..i18n import LANGS
 from ..lab import puzzles
 from .render import render
 
-SET = pathlib.Path(__file__).resolve().parent.parent / "lab" / "puzzles.jsonl"
-
 
 def _streak_file() -> pathlib.Path:
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local",
                                                             "state")
     return pathlib.Path(base) / "spaghetti" / "puzzles.json"
-
-
-def load_set(path: pathlib.Path) -> list[puzzles.Puzzle]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-        return [puzzles.Puzzle.from_data(json.loads(line)) for line in lines if line.strip()]
-    except OSError as exc:
-        raise SetupError(f"{path}: {exc.strerror or exc}") from None
-    except (ValueError, KeyError, TypeError):
-        raise SetupError(f"{path}: not a puzzles file (JSON lines)") from None
 
 
 @click.command()
@@ -49,12 +35,11 @@ def puzzle(number: int | None, path: str | None, lang: str) -> None:
     whatever the others do, and no other option here does. A right answer shows the winning
     line; a wrong one shows why it fails. Your streak is kept between runs.
     """
-    items = load_set(pathlib.Path(path) if path else SET)
+    items = puzzles.load(pathlib.Path(path) if path else puzzles.BUILT_IN)
     if not items:
         raise SetupError("the puzzles file is empty")
     if number is None:
-        day = datetime.date.today().isoformat()
-        index = int(hashlib.sha256(day.encode()).hexdigest(), 16) % len(items)
+        index = puzzles.of_the_day(len(items))
     elif number > len(items):
         raise SetupError(f"--number: the set has {len(items)} puzzles")
     else:

@@ -35,6 +35,12 @@ class _Step:
         """The step's amount with these parameter values (0 for a step without one)."""
         return 0 if self.amount is None else values[self.amount]
 
+    def _check_amount(self) -> None:
+        """An amount where the primitive reads one, and none where it does not."""
+        if (self.amount is None) == self.prim.needs_amount:
+            raise ValueError(f"{self.prim.name} {'needs' if self.amount is None else 'takes no'} "
+                             "amount")
+
 
 @dataclass(frozen=True)
 class Choose(_Step):
@@ -76,9 +82,7 @@ class Choose(_Step):
             raise ValueError(f"{self.action} takes no 'other'")
         if self.count is not None and not prim.takes_count:
             raise ValueError(f"{self.action} takes no count (it chooses one target)")
-        if (self.amount is None) == prim.needs_amount:
-            raise ValueError(f"{self.action} {'needs' if self.amount is None else 'takes no'} "
-                             "amount")
+        self._check_amount()
 
     @property
     def target(self) -> str:
@@ -104,9 +108,7 @@ class Do(_Step):
         if prim is None or prim.chooses is not None:
             raise ValueError(f"unknown primitive {self.action!r}")
         object.__setattr__(self, "prim", prim)
-        if (self.amount is None) == prim.needs_amount:
-            raise ValueError(f"{self.action} {'needs' if self.amount is None else 'takes no'} "
-                             "amount")
+        self._check_amount()
 
 #: A step of an effect.
 Step = Choose | Do

@@ -13,6 +13,10 @@ program that replays records can check it.
 
 from __future__ import annotations
 
+import datetime
+import hashlib
+import json
+import pathlib
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -22,6 +26,10 @@ from ..ai import make_player
 from ..core import notation as N
 from ..core.game import Game
 from ..core.state import State
+from ..errors import SetupError
+
+#: The committed set of proven puzzles (made by ``spaghetti lab puzzles``).
+BUILT_IN = pathlib.Path(__file__).with_name("puzzles.jsonl")
 
 #: Turn decisions searched below a turn of the seat to solve for, at most, before giving up
 #: (a puzzle must be proven; an unproven position is simply not a puzzle).
@@ -216,3 +224,20 @@ def refutation(puzzle: Puzzle, wrong: str) -> str:
         return f"{wrong!r} ends the game, and not with your win"
     return (f"after {wrong!r} the others can hold out past your turn {puzzle.n}: only "
             f"{puzzle.answer!r} wins in {puzzle.n}")
+
+
+def load(path: pathlib.Path = BUILT_IN) -> list[Puzzle]:
+    """The puzzles of a file of JSON lines (the built-in set by default)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        return [Puzzle.from_data(json.loads(line)) for line in lines if line.strip()]
+    except OSError as exc:
+        raise SetupError(f"{path}: {exc.strerror or exc}") from None
+    except (ValueError, KeyError, TypeError):
+        raise SetupError(f"{path}: not a puzzles file (JSON lines)") from None
+
+
+def of_the_day(total: int, day: datetime.date | None = None) -> int:
+    """The index of the puzzle of the day among ``total``: the same all day, everywhere."""
+    stamp = (day or datetime.date.today()).isoformat()
+    return int(hashlib.sha256(stamp.encode()).hexdigest(), 16) % total

@@ -9,7 +9,7 @@ import pathlib
 from typing import Any
 
 from .experiment import Experiment
-from .measures import Difference, Rate, seat_wins
+from .measures import Difference, Rate, card_strength, seat_wins
 
 CJK_FONTS = ("Noto Sans CJK JP", "Noto Sans JP", "IPAexGothic", "IPAGothic", "TakaoGothic")
 
@@ -63,7 +63,6 @@ def figures(experiment: Experiment, results: dict[str, list[dict]],
         written.append(f"seats.{ext}")
     plt.close(fig)
 
-    from .measures import card_strength
     cards = card_strength(results["a"], players)
     if cards:
         fig, ax = plt.subplots(figsize=(6.4, 0.5 + 0.35 * len(cards)))

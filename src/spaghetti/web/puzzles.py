@@ -3,10 +3,7 @@ checked against the proof (spaghetti.lab.puzzles)."""
 
 from __future__ import annotations
 
-import datetime
 import functools
-import hashlib
-import json
 from typing import Any
 
 from ..core.view import view
@@ -14,20 +11,16 @@ from ..i18n import describe
 from ..lab import puzzles
 from .tables import WebError
 
-SET = puzzles.__file__.rsplit("/", 1)[0] + "/puzzles.jsonl"
-
 
 @functools.cache
 def _set() -> tuple[puzzles.Puzzle, ...]:
-    with open(SET, encoding="utf-8") as f:
-        return tuple(puzzles.Puzzle.from_data(json.loads(line)) for line in f if line.strip())
+    return tuple(puzzles.load())
 
 
 def _number(n: Any) -> int:
     items = _set()
     if n is None or n == "":
-        day = datetime.date.today().isoformat()
-        return int(hashlib.sha256(day.encode()).hexdigest(), 16) % len(items) + 1
+        return puzzles.of_the_day(len(items)) + 1
     try:
         number = int(n)
     except (TypeError, ValueError):

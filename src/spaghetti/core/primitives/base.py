@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from .. import notation as N
+
 if TYPE_CHECKING:
     from ..cards import CardType, Step
     from ..game import Game
@@ -181,6 +183,13 @@ class Primitive:
 
     def __repr__(self) -> str:
         return f"<primitive {self.name}>"
+
+
+def unchosen_cards(board: Board, this: int) -> list[int]:
+    """The ``card N`` options of a step: cards not chosen by it yet (C5), but the card whose
+    identity is ``this`` (-1: none left out)."""
+    chosen = board.chosen
+    return [N.CARD | i for i, u in enumerate(board.uids) if u != this and u not in chosen]
 
 
 def words_for(lang: str, vocabulary: str = "code") -> dict[str, str]:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .. import notation as N
 from ..flags import MOVED, OWNER_SHIFT, RUNNING
-from .base import Board, Primitive, Telling
+from .base import Board, Primitive, Telling, unchosen_cards
 
 if TYPE_CHECKING:
     from ..cards import CardType, Step
@@ -65,9 +65,7 @@ class AddFlag(Primitive):
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         if not board.supply[board._actor]:
             return []  # an effect does as much as it can (C5): no flag left to add
-        this = board.this_uid if step.other else -1
-        chosen = board.chosen
-        return [N.CARD | i for i, u in enumerate(board.uids) if u != this and u not in chosen]
+        return unchosen_cards(board, board.this_uid if step.other else -1)
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
         card = action & 0xFFFF
@@ -287,8 +285,8 @@ class RemoveRunningFlag(Primitive):
 
 def _others(board: Board) -> list[tuple[int, tuple[int, ...]]]:
     """The indexes and queues of the cards other than this one."""
-    this = board.this_uid if board.cmd is not None else board.uids[board.cursor]
-    return [(i, q) for i, (q, u) in enumerate(zip(board.queues, board.uids)) if u != this]
+    here = board._this_index()
+    return [(i, q) for i, q in enumerate(board.queues) if i != here]
 
 
 class ReverseQueues(Primitive):

@@ -5,17 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import notation as N
-from .base import Board, Primitive, Telling
+from .base import Board, Primitive, Telling, unchosen_cards
 
 if TYPE_CHECKING:
     from ..cards import CardType, Step
-
-
-def _cards(board: Board, step: Step) -> list[int]:
-    """Cards not chosen yet by this step (C5), other than this one with ``other``."""
-    this = board.this_uid if step.other else -1
-    chosen = board.chosen
-    return [N.CARD | i for i, u in enumerate(board.uids) if u != this and u not in chosen]
 
 
 def _adjacent(board: Board) -> list[int]:
@@ -55,7 +48,7 @@ class RemoveCard(Primitive):
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         if step.adjacent:
             return _adjacent(board)
-        cards = _cards(board, step)
+        cards = unchosen_cards(board, board.this_uid if step.other else -1)
         if board.inst_on:  # C12: an unused instant card is a card
             cards += [N.ICARD | s for s, held in enumerate(board.instant) if held]
         return cards
@@ -100,7 +93,7 @@ class MoveCard(Primitive):
         if sel is not None:  # the new index of the selected card
             at = board.uids.index(sel)
             return [N.AT | i for i in range(n) if i != at]
-        return _cards(board, step)
+        return unchosen_cards(board, board.this_uid if step.other else -1)
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
         if action & N.KIND_MASK == N.CARD:
@@ -137,9 +130,7 @@ class SwapCard(Primitive):
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         if board.this_uid not in board.uids:
             return []  # this card has left the game: nothing to swap it with
-        chosen = board.chosen
-        this = board.this_uid
-        return [N.CARD | i for i, u in enumerate(board.uids) if u != this and u not in chosen]
+        return unchosen_cards(board, board.this_uid)
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
         arg = action & 0xFFFF
