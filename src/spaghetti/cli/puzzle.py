@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 
 from ..errors import SetupError
-from ..i18n import LANGS
+from ..i18n import LANGS, colour
 from ..lab import puzzles
 from .render import render
 
@@ -49,7 +49,8 @@ def puzzle(number: int | None, path: str | None, lang: str) -> None:
     console = Console(highlight=False)
     console.print(render(state, lang, width=min(console.width, 120)))
     seat = state.to_move
-    console.print(f"Puzzle {index + 1} of {len(items)}: seat {seat} to move wins in {p.n} of "
+    console.print(f"Puzzle {index + 1} of {len(items)}: {colour(seat, lang)} (seat {seat}) to move "
+                  f"wins in {p.n} of "
                   "its turns (this one counted). Options: "
                   + ", ".join(state.legal()))
     answer = click.prompt("your answer", type=click.Choice(state.legal()), show_choices=False)
