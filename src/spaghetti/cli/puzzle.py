@@ -49,6 +49,7 @@ def puzzle(number: int | None, path: str | None, lang: str) -> None:
     console = Console(highlight=False)
     console.print(render(state, lang, width=min(console.width, 120)))
     seat = state.to_move
+    assert seat is not None  # (a puzzle is a choice of the seat to move)
     console.print(f"Puzzle {index + 1} of {len(items)}: {colour(seat, lang)} (seat {seat}) to move "
                   f"wins in {p.n} of "
                   "its turns (this one counted). Options: "
