@@ -391,8 +391,8 @@ def test_meta_lists_cards_in_both_languages_and_every_option(client):
     assert set(meta["options"]) >= {"placement_order", "stalemate", "memory"}
     assert "easy" in meta["difficulties"]
     page = client.get("/g/whatever")
-    assert page.status_code == 200 and "app.js" in page.text
-    assert client.get("/static/app.js").status_code == 200
+    assert page.status_code == 200 and "common.js" in page.text
+    assert client.get("/static/common.js").status_code == 200
 
 
 # ---------------------------------------------------------------------- clock, hints, workers
