@@ -40,6 +40,7 @@ from .store import Store
 from .schemas import MESSAGE, Analyse, Claim, Lang, Play, explain
 from .puzzles import puzzle_answer, puzzle_view
 from .tables import Connection, Hall, WebError, replay_frames
+from .tips import TIPS
 
 log = logging.getLogger("spaghetti.web")
 STATIC = Path(__file__).parent / "static"
@@ -110,7 +111,8 @@ def meta() -> dict:
             continue
         cards[card.name] = {"name": {"en": card.name, "ja": card.name_ja},
                             "text": {"en": card.text, "ja": card.text_ja},
-                            "level": card.level, "params": list(card.params)}
+                            "level": card.level, "params": list(card.params),
+                            "tips": TIPS.get(card.name)}
     games = {name: {"title": {"en": v.title, "ja": v.title_ja}, "vocabulary": v.vocabulary,
                     "options": list(v.options), "levels": list(v.levels),
                     "players": list(v.players)} for name, v in VARIANTS.items()}
