@@ -68,6 +68,18 @@ const UI = {
   },
 };
 
+// The words of the board's labels, the card help, the keys and the sound.
+Object.assign(UI.en, {
+  flagOf: "{c} flag, {n} in the queue of {card}", hasTurn: "has the turn", flags: "flags", noFlags: "no flags",
+  cursorHere: "The cursor is here", tip: "Tip", keys: "Keys", close: "Close", sound: "Sound",
+  first: "first move", previous: "previous move", next: "next move", last: "last move",
+});
+Object.assign(UI.ja, {
+  flagOf: "{c}のフラグ、{card}の列の{n}番目", hasTurn: "手番", flags: "フラグ", noFlags: "フラグなし",
+  cursorHere: "カーソルはここ", tip: "ヒント", keys: "キー操作", close: "閉じる", sound: "音",
+  first: "最初の手", previous: "前の手", next: "次の手", last: "最後の手",
+});
+
 // The rule options of every game, in words: OPTION_WORDS[lang][name] = [name in words,
 // {value: value in words}] (a value not listed is shown as it is: a number).
 const OPTION_WORDS = {
@@ -207,7 +219,7 @@ function applyStaticWords() {
 // ------------------------------------------------------------------ the board (live and replay)
 
 // The text of a card with its parameters as chips: {1} in the text becomes a clickable span.
-function cardText(card, index, legal) {
+function cardText(card, index, legal, labels) {
   if (card.card === null) return el("div", { class: "text" }, "?");  // face down
   const tmpl = card.template ? card.template[lang]
     : (META.cards[card.card] ? META.cards[card.card].text[lang] : card.card);
@@ -218,42 +230,75 @@ function cardText(card, index, legal) {
     const p = Number(part);
     const option = `param ${index}.${p}`;
     const mod = card.modifiers[p] || 0;
+    const isLegal = legal.has(option);
     out.append(el("span", {
-      class: "param" + (legal.has(option) ? " legal" : ""), "data-option": option,
+      class: "param" + (isLegal ? " legal" : ""), "data-option": option,
       title: mod ? `${mod > 0 ? "+" : ""}${mod}` : null,
+      role: isLegal ? "button" : null, tabindex: isLegal ? 0 : null,
+      "aria-label": isLegal ? `{${card.params[p]}}` + (labels && labels[option] ? ` — ${labels[option]}` : "") : null,
     }, `{${card.params[p]}}`, mod ? el("sup", { class: mod > 0 ? "chip inc" : "chip dec" },
       (mod > 0 ? "+" : "") + mod) : null));
   });
   return out;
 }
 
+// A card's text with its values now, for its label ("Move {2} flag(s) ...").
+function cardTextNow(card) {
+  if (card.card === null) return "";
+  const tmpl = card.template ? card.template[lang]
+    : (META.cards[card.card] ? META.cards[card.card].text[lang] : card.card);
+  return tmpl.replace(/\{(\d+)\}/g, (_, p) => `{${card.params[Number(p)]}}`);
+}
+
+// Each card and flag gets a key that stays with it across positions (the card's name and
+// occurrence; the flag's owner, card and rank among that owner's flags there), so the motion can
+// tell what moved from one view to the next.
 function renderBoard(v, ctx) {
   const legal = new Set(ctx.legal || []);
+  const labels = ctx.labels || {};
+  const said = (option) => (labels[option] ? ` — ${labels[option]}` : "");
   const cards = el("div", { class: "program", id: "program" });
+  const seen = {};
   v.program.forEach((card, i) => {
     const here = v.cursor === i && v.phase !== "placement";
+    const ident = card.card === null ? "?" : card.card;
+    seen[ident] = (seen[ident] || 0) + 1;
+    const key = `${ident}#${seen[ident]}`;
     const cardOptions = [`place ${i}`, `card ${i}`, `to ${i}`, `at ${i}`].filter((o) => legal.has(o));
     const queue = el("div", { class: "queue" });
+    const ranks = {};
+    const name = card.name ? card.name[lang] : (card.card === null ? "?" : cardName(card.card));
     card.flags.forEach((owner, k) => {
       const option = `flag ${i}.${k}`;
       const turn = ctx.turnFlag && ctx.turnFlag[0] === i && ctx.turnFlag[1] === k;
       const picked = ctx.selected && ctx.selected.flag && ctx.selected.flag[0] === i && ctx.selected.flag[1] === k;
+      ranks[owner] = (ranks[owner] || 0) + 1;
+      const isLegal = legal.has(option);
       queue.append(el("span", {
         class: `flag c${owner}` + (card.pending[k] && here ? " pending" : "") +
           (turn ? " turn" : "") + (picked ? " picked" : "") +
-          (legal.has(option) ? " legal" : ""),
-        "data-option": option, title: `${colourName(owner)} · ${k}`,
+          (isLegal ? " legal" : ""),
+        "data-option": option, "data-key": `${owner}@${key}#${ranks[owner]}`,
+        title: `${colourName(owner)} · ${k}`,
+        role: isLegal ? "button" : "img", tabindex: isLegal ? 0 : null,
+        "aria-label": `${w("flagOf").replace("{c}", colourName(owner)).replace("{n}", k + 1).replace("{card}", name)}` +
+          (turn ? `, ${w("hasTurn")}` : "") + said(option),
       }, lang === "ja" ? META.colours[owner].ja : META.colours[owner].mark));
     });
+    const flagWords = card.flags.length
+      ? `${w("flags")}: ${card.flags.map((o) => colourName(o)).join(", ")}` : w("noFlags");
     const box = el("div", {
       class: "card" + (here ? " here" : "") + (v.running === i ? " running" : "") +
         (ctx.selected && ctx.selected.card === i ? " picked" : "") +
         (cardOptions.length ? " legal" : ""),
-      "data-index": i, "data-option": cardOptions[0] || null,
+      "data-index": i, "data-option": cardOptions[0] || null, "data-key": key, "data-card": card.card,
+      tabindex: 0, role: cardOptions.length ? "button" : "group",
+      "aria-label": `${i}: ${name}. ${cardTextNow(card)} ${flagWords}.` + (here ? ` ${w("cursorHere")}.` : "") +
+        (cardOptions.length ? said(cardOptions[0]) : ""),
     },
     el("div", { class: "idx" }, i),
-    el("div", { class: "name" }, cardNameNode(card.name ? card.name[lang] : (card.card === null ? "?" : cardName(card.card)))),
-    cardText(card, i, legal),
+    el("div", { class: "name" }, cardNameNode(name)),
+    cardText(card, i, legal, labels),
     queue,
     el("div", { class: "cursor" }, here ? `▲ ${v.direction > 0 ? "→" : "←"}` : "",
       v.running === i ? el("span", { class: "badge" }, w("running")) : null));
@@ -279,6 +324,8 @@ function renderBoard(v, ctx) {
       class: `player c${s}` + (v.to_move === s ? " to-move" : "") + (v.eliminated[s] ? " is-out" : "") +
         (legal.has(option) ? " legal" : ""),
       "data-option": legal.has(option) ? option : null, "data-seat": s,
+      role: legal.has(option) ? "button" : null, tabindex: legal.has(option) ? 0 : null,
+      "aria-label": legal.has(option) ? `${colourName(s)}${said(option)}` : null,
     },
     el("span", { class: `swatch c${s}` }, lang === "ja" ? META.colours[s].ja : META.colours[s].mark),
     el("span", { class: "pname" }, colourName(s), el("small", {}, who)),
@@ -291,10 +338,29 @@ function renderBoard(v, ctx) {
   const chips = v.chips.increment + v.chips.decrement > 0 || v.level >= 3 && vocabulary !== "nightmare" ? el("div", { class: "chips" }, `${w("chips")}: `,
     el("span", { class: "chip inc" }, `${w("increment")} ${v.chips.increment}`), " ",
     el("span", { class: "chip dec" }, `${w("decrement")} ${v.chips.decrement}`)) : null;
-  return el("div", { class: "board" },
+  const board = el("div", { class: "board" },
     el("div", { class: "program-head" }, el("h2", {}, w("program")),
       el("span", { class: "dir" }, v.direction > 0 ? w("forward") : w("backward"))),
     el("p", { class: "note" }, w("headNote")), cards, chips, table);
+  board.addEventListener("keydown", (ev) => boardKeys(ev, board, ctx.arrows !== false));
+  return board;
+}
+
+// Enter or Space chooses the focused option; the arrow keys walk the cards and options.
+function boardKeys(ev, board, arrows) {
+  const target = ev.target;
+  if ((ev.key === "Enter" || ev.key === " ") && target.matches(".legal[data-option]")) {
+    ev.preventDefault();
+    target.click();
+    return;
+  }
+  if (!arrows || !["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"].includes(ev.key)) return;
+  const stops = [...board.querySelectorAll('[tabindex="0"]')];
+  const at = stops.indexOf(target);
+  if (at < 0) return;
+  ev.preventDefault();
+  const step = ev.key === "ArrowRight" || ev.key === "ArrowDown" ? 1 : -1;
+  stops[(at + step + stops.length) % stops.length].focus();
 }
 
 // A seat's instant card: the holder sees theirs at all times (name and text with its values);

@@ -75,6 +75,7 @@ function homePage() {
       el("div", { class: "row" }, el("label", {}, w("seed"), " ", seed))),
     el("div", { class: "row" }, el("label", {}, clockOn, " ", w("clock")), el("label", {}, clockMin, " ", w("minutesEach"))),
     el("button", { type: "submit", id: "create", class: "primary" }, w("create")));
+  form.prepend(el("p", {}, learnButton()));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const rows = [...seatBox.querySelectorAll(".seat-row")];

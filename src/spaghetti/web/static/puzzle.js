@@ -30,7 +30,8 @@ async function puzzlePage(n) {
           : el("p", { id: "puzzle-why" }, `${a.why}. ${w("theAnswer")}: `, el("code", {}, a.answer)));
     } catch (e) { answered = false; toast(e.message); }
   }
-  const board = renderBoard(p.view, { legal: p.legal, seats: [] });
+  const board = renderBoard(p.view, { legal: p.legal, seats: [], labels: p.labels });
+  shortcuts = {};
   board.addEventListener("click", (ev) => {
     const target = ev.target.closest(".legal[data-option]");
     if (target) answer(target.dataset.option);

@@ -11,7 +11,8 @@ function replayPage(data, id, back, text, startAt) {
   replaying = { id, back, text, at: () => i };
   let timer = null;
   const view = el("div", { id: "replay-board" });
-  const slider = el("input", { type: "range", min: 0, max: data.frames.length - 1, value: i, id: "replay-slider" });
+  const slider = el("input", { type: "range", min: 0, max: data.frames.length - 1, value: i, id: "replay-slider",
+    "aria-label": w("move") });
   const counter = el("span", { id: "replay-counter" });
   const said = el("div", { class: "status", id: "replay-text" });
   const result = el("div", { class: "result", id: "replay-result" });
@@ -38,7 +39,9 @@ function replayPage(data, id, back, text, startAt) {
     analysis.replaceChildren();
     result.textContent = f.view.phase === "over" ? data.status : "";
     vocabulary = META.games && META.games[f.view.variant] ? META.games[f.view.variant].vocabulary : "code";
-    view.replaceChildren(renderBoard(f.view, { legal: [], seats: [] }));
+    const before = Motion.snapshot(view);
+    view.replaceChildren(renderBoard(f.view, { legal: [], seats: [], arrows: false }));
+    Motion.play(view, before);
   }
   function stop() { clearInterval(timer); timer = null; playBtn.textContent = w("play"); }
   playBtn.addEventListener("click", () => {
@@ -49,12 +52,12 @@ function replayPage(data, id, back, text, startAt) {
   });
   slider.addEventListener("input", () => { stop(); show(Number(slider.value)); });
   const controls = el("div", { class: "controls" },
-    el("button", { id: "replay-first", onclick: () => { stop(); show(0); } }, "|◀"),
-    el("button", { id: "replay-prev", onclick: () => { stop(); show(i - 1); } }, "◀"),
+    el("button", { id: "replay-first", "aria-label": w("first"), onclick: () => { stop(); show(0); } }, "|◀"),
+    el("button", { id: "replay-prev", "aria-label": w("previous"), onclick: () => { stop(); show(i - 1); } }, "◀"),
     playBtn,
-    el("button", { id: "replay-next", onclick: () => { stop(); show(i + 1); } }, "▶"),
-    el("button", { id: "replay-last", onclick: () => { stop(); show(data.frames.length - 1); } }, "▶|"),
-    slider, counter, analyseBtn);
+    el("button", { id: "replay-next", "aria-label": w("next"), onclick: () => { stop(); show(i + 1); } }, "▶"),
+    el("button", { id: "replay-last", "aria-label": w("last"), onclick: () => { stop(); show(data.frames.length - 1); } }, "▶|"),
+    slider, counter, analyseBtn, keysButton());
   const record = text || JSON.stringify(data.record);
   const dl = el("a", { class: "button", id: "replay-download", download: id ? `spaghetti-${id}.json` : "spaghetti-record.json",
     href: URL.createObjectURL(new Blob([record], { type: "application/json" })) }, w("download"));
@@ -65,7 +68,10 @@ function replayPage(data, id, back, text, startAt) {
     if (!document.getElementById("replay-board")) return;
     if (ev.key === "ArrowRight") { stop(); show(i + 1); }
     if (ev.key === "ArrowLeft") { stop(); show(i - 1); }
+    if (ev.key === "Home" && !ev.target.closest("input")) { stop(); show(0); }
+    if (ev.key === "End" && !ev.target.closest("input")) { stop(); show(data.frames.length - 1); }
   };
+  shortcuts = {};
   show(i);
 }
 

@@ -73,7 +73,30 @@ function send(t, message) {
   else toast(w("reconnecting"));
 }
 
+// Draws the table anew: with the motion from the board before, the focus kept, what happened said.
 function drawTable(t) {
+  const m = t.msg;
+  const v = m.view;
+  const mine = m.you !== null && v.to_move === m.you;
+  const before = Motion.snapshot(main());
+  const moved = t.shownMoves !== undefined && t.shownMoves !== v.moves;
+  const turnCame = mine && (!t.wasMine || moved);
+  keepFocus(() => drawTableNow(t), turnCame, "#program .legal[data-option], .players .legal[data-option], .buttons button.legal");
+  if (moved && Motion.play(main(), before)) Sound.beep(mine);
+  const newest = m.log.length ? m.log[m.log.length - 1].n : 0;
+  if (t.said !== undefined && newest > t.said) {
+    announce(m.log.filter((e) => e.n > t.said).map((e) => e.text).concat(mine ? [m.status] : []).join(" "));
+  }
+  t.said = newest;
+  t.shownMoves = v.moves;
+  t.wasMine = mine;
+  shortcuts = mine ? {
+    r: () => t.play("run"), p: () => t.play("pass"), d: () => t.play("done"),
+    h: () => { const b = document.getElementById("hint"); if (b) b.click(); return !!b; },
+  } : {};
+}
+
+function drawTableNow(t) {
   const m = t.msg;
   const v = m.view;
   vocabulary = META.games && META.games[v.variant] ? META.games[v.variant].vocabulary : "code";
@@ -83,8 +106,9 @@ function drawTable(t) {
     ? `レベル${v.level} · ${v.players}人 · ${v.moves}手目` : `level ${v.level} · ${v.players} players · move ${v.moves}`;
   const mine = m.you !== null && v.to_move === m.you;
   const legal = mine ? v.legal : [];
+  t.play = (o) => { if (live !== t || t.closed || !legal.includes(o)) return false; send(t, { type: "play", option: o, moves: v.moves }); return true; };
   const board = renderBoard(v, { legal, seats: m.seats, you: m.you, clock: m.clock,
-    turnFlag: m.turn_flag, selected: m.selected });
+    turnFlag: m.turn_flag, selected: m.selected, labels: mine ? m.labels : {} });
   board.addEventListener("click", (ev) => {
     const target = ev.target.closest(".legal[data-option]");
     if (!target || !mine) return;
@@ -131,9 +155,9 @@ function drawTable(t) {
         el("button", { id: "replay", class: "primary", onclick: () => openGameReplay(t.id) }, w("replay")),
         el("a", { class: "button", id: "download", href: `/api/games/${t.id}/record`, download: `spaghetti-${t.id}.json` }, w("download"))));
   }
-  const log = el("ol", { class: "log", id: "log", start: m.log.length ? m.log[0].n : 1 },
+  const log = el("ol", { class: "log", id: "log", start: m.log.length ? m.log[0].n : 1, tabindex: 0, "aria-label": w("lastMoves") },
     m.log.length ? m.log.map((e) => el("li", {}, e.text)) : el("li", { class: "muted" }, w("noMoves")));
-  side.append(el("h3", {}, w("lastMoves")), log);
+  side.append(el("h3", {}, w("lastMoves")), log, el("div", { class: "buttons" }, keysButton(), Sound.button()));
   const invites = JSON.parse(localStorage.getItem(`spaghetti.invites.${t.id}`) || "{}");
   const links = el("details", { class: "links" }, el("summary", {}, w("invite")));
   for (const [seat, code] of Object.entries(invites)) {
@@ -141,7 +165,7 @@ function drawTable(t) {
     links.append(linkRow(colourName(Number(seat)), `${location.origin}/g/${t.id}?invite=${code}`));
   }
   links.append(linkRow(w("watchLink"), `${location.origin}/g/${t.id}`));
-  main().replaceChildren(el("div", { class: "table" }, el("div", { class: "left" }, status, board), side), links);
+  main().replaceChildren(el("div", { class: "table" }, el("div", { class: "left" }, guidePanel(t), status, board), side), links);
   log.scrollTop = log.scrollHeight;  // the newest move in view
   tickClock(t);
 }

@@ -1,0 +1,242 @@
+"""The table, replay and puzzle pages in a real headless Chromium: the motion between boards (and
+none under reduced motion), the card help with the rulebook's tips in both languages, the guided
+first game, a whole game played with the keyboard alone, and an axe-core accessibility check.
+
+Skipped like tests/test_web_browser.py when Playwright or Debian's chromium is missing.
+"""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+import pytest
+
+from web_helpers import ServerThread
+from test_web_browser import _open_seat, browser, sync_api  # noqa: F401 (fixture)
+
+# Records, from the first update on, whether the board ever animated and whether anything moved.
+WATCH = """() => {
+  window.seen = { animating: 0, moving: 0 };
+  new MutationObserver(() => {
+    if (document.querySelector('.board.animating')) window.seen.animating++;
+    const m = document.querySelector('.moving');
+    if (m && m.getAnimations().length) window.seen.moving++;
+  }).observe(document.body, { subtree: true, childList: true, attributes: true });
+}"""
+
+
+def _against_the_computer(url: str, seed: int = 3) -> dict:
+    res = httpx.post(url + "/api/games", json={
+        "level": 1, "players": 2, "you": 0, "seed": seed, "autoplay": True,
+        "seats": [{"kind": "human"}, {"kind": "computer", "difficulty": "easy"}]})
+    assert res.status_code == 201, res.text
+    return res.json()
+
+
+def _moves(page) -> int:
+    return page.evaluate("live && live.msg ? live.msg.view.moves : -1")
+
+
+def _play_some_moves_by_clicking(page, count: int) -> None:
+    """Click the first option of the player's until the game has gone `count` moves on."""
+    start = _moves(page)
+    while _moves(page) < start + count and not page.locator("#result").count():
+        page.wait_for_selector("#program .legal, .buttons button.legal, #result")
+        target = page.locator("#program .legal, .buttons button.legal").first
+        if target.count():
+            try:
+                target.click(timeout=2_000)
+            except sync_api.Error:
+                pass  # redrawn under the pointer
+        page.wait_for_timeout(50)
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+def test_a_computer_move_is_animated_and_not_under_reduced_motion(tmp_path, browser, reduced):
+    with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.3) as url:
+        game = _against_the_computer(url)
+        page = _open_seat(browser, url, game["id"], game["token"])
+        if reduced:
+            page.emulate_media(reduced_motion="reduce")
+        page.evaluate(WATCH)
+        _play_some_moves_by_clicking(page, 8)  # placements of both: flags appear, the cursor walks
+        page.wait_for_timeout(500)
+        seen = page.evaluate("window.seen")
+        if reduced:
+            assert seen == {"animating": 0, "moving": 0}
+        else:
+            assert seen["animating"] > 0 and seen["moving"] > 0
+            # a click skips the motion under way: nothing is left moving
+            page.wait_for_selector(".board.animating", timeout=20_000, state="attached")
+            page.mouse.click(5, 5)
+            assert page.locator(".board.animating, .moving").count() == 0
+        assert not page.errors, page.errors
+
+
+def test_card_help_shows_the_text_and_the_rulebooks_tip_in_both_languages(tmp_path, browser):
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        meta = httpx.get(url + "/api/meta").json()
+        assert meta["cards"]["RemoveFlag"]["tips"]["ja"].startswith("レベル1では")
+        game = _against_the_computer(url)
+        page = _open_seat(browser, url, game["id"], game["token"])
+        card = page.locator("#program .card").first
+        name = card.get_attribute("data-card")
+        info = meta["cards"][name]
+        card.hover()
+        help_box = page.locator("#card-help")
+        help_box.wait_for(state="visible")
+        text = help_box.text_content()
+        assert info["tips"]["en"] in text and "Tip" in text
+        assert info["text"]["en"].split("{")[0] in text
+        page.mouse.move(1, 1)
+        page.select_option("#lang", "ja")
+        page.wait_for_function("document.querySelector('h2').textContent === 'プログラム'")
+        page.locator("#program .card").first.focus()  # focus shows it as well as the pointer
+        help_box.wait_for(state="visible")
+        text = help_box.text_content()
+        assert info["tips"]["ja"] in text and "ヒント" in text
+        assert info["text"]["ja"].split("{")[0] in text
+        assert page.locator("#program .card").first.get_attribute("aria-describedby") == "card-help"
+        page.keyboard.press("Escape")
+        help_box.wait_for(state="hidden")
+        assert not page.errors, page.errors
+
+
+def test_the_guided_first_game_teaches_step_by_step_as_the_player_acts(tmp_path, browser):
+    with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.05) as url:
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+        page.set_default_timeout(20_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url + "/")
+        page.click("#learn")
+        page.wait_for_selector("#guide")
+        step = lambda: page.locator("#guide").get_attribute("data-step")  # noqa: E731
+        assert step() == "place"
+        assert "Step 1 of 7" in page.locator("#guide").text_content()
+        assert "easy" in page.locator(".player.c1").text_content()
+        page.locator("#program .card.legal").first.click()
+        page.wait_for_function("document.querySelector('#guide').dataset.step === 'place-more'")
+        page.evaluate("""() => { window.steps = ['place', 'place-more'];
+          new MutationObserver(() => { const g = document.querySelector('#guide');
+            if (g && g.dataset.step !== window.steps[window.steps.length - 1]) window.steps.push(g.dataset.step);
+          }).observe(document.body, { subtree: true, childList: true, attributes: true }); }""")
+        rng = random.Random(2)
+        for _ in range(400):
+            if page.locator("#result").count():
+                break
+            targets = page.locator("#program .legal, .players .legal, .buttons button.legal")
+            if targets.count():
+                try:
+                    targets.nth(rng.randrange(targets.count())).click(timeout=1_000)
+                except sync_api.Error:
+                    pass
+            page.wait_for_timeout(40)
+        page.wait_for_function("document.querySelector('#guide').dataset.step === 'over'")
+        seen = page.evaluate("window.steps")
+        order = ["place", "place-more", "cursor", "run-pass", "choose", "win", "over"]
+        assert seen == sorted(set(seen), key=order.index)  # only ever forward
+        assert {"run-pass", "win"} <= set(seen)
+        page.select_option("#lang", "ja")
+        page.wait_for_function("document.querySelector('#guide h2').textContent === 'おつかれさまでした'")
+        page.click("#guide-hide")
+        page.wait_for_selector("#guide", state="detached")
+        assert not errors, errors
+
+
+def _focused(page) -> dict:
+    return page.evaluate("""() => { const a = document.activeElement;
+        return { legal: a.matches('.legal[data-option]'), option: a.dataset.option || null,
+                 label: a.getAttribute('aria-label') || a.textContent }; }""")
+
+
+def test_a_whole_level_1_game_against_the_computer_with_the_keyboard_only(tmp_path, browser):
+    with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.02) as url:
+        game = _against_the_computer(url, seed=11)
+        page = _open_seat(browser, url, game["id"], game["token"])
+        rng = random.Random(4)
+        page.keyboard.press("Tab")  # into the page: from here on only keys
+        turns = came_by_itself = 0
+        keys_used = set()
+        for _ in range(300):
+            page.wait_for_selector("#program .legal, .buttons button.legal, #result")
+            if page.locator("#result").count():
+                break
+            moves = _moves(page)
+            turns += 1
+            if _focused(page)["legal"]:
+                came_by_itself += 1
+            legal = page.evaluate("live.msg.view.legal")
+            if "run" in legal and rng.random() < 0.5:
+                key = "r"
+            elif "pass" in legal and rng.random() < 0.2:
+                key = "p"
+            else:
+                key = None
+                for _ in range(60):  # the arrows walk the board, Tab goes on to the buttons
+                    if _focused(page)["legal"] and rng.random() < 0.6:
+                        break
+                    on_board = page.evaluate("!!document.activeElement.closest('.board')")
+                    page.keyboard.press(rng.choice(["ArrowRight", "Tab"]) if on_board else "Tab")
+                assert _focused(page)["legal"], "no option reached by the keyboard"
+                assert _focused(page)["label"]
+                key = rng.choice(["Enter", " "])
+            keys_used.add(key)
+            page.keyboard.press(key)
+            page.wait_for_function("(n) => !live.msg || live.msg.view.moves !== n "
+                                   "|| document.querySelector('#result')", arg=moves)
+        else:
+            raise AssertionError("the game did not end")
+        assert page.locator("#result").text_content()
+        assert turns > 4
+        assert came_by_itself >= turns // 2  # the focus goes to the options when the turn comes
+        assert {"Enter", " ", "r"} <= keys_used
+        said = page.locator("#announce").text_content()
+        assert "wins" in said or "draw" in said  # the live region says how it ended
+        page.keyboard.press("?")
+        page.wait_for_selector("#keys-help[open]")
+        assert "pass" in page.locator("#keys-help").text_content()
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#keys-help[open]", state="detached")
+        assert not page.errors, page.errors
+
+
+def _axe(page, where: str) -> None:
+    """No violation of impact serious or critical (axe-core through axe-playwright-python)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:4]) for v in found
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{where}: {bad}"
+
+
+def test_axe_finds_nothing_serious_on_the_table_replay_and_puzzle(tmp_path, browser):
+    with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.02) as url:
+        game = _against_the_computer(url, seed=7)
+        page = _open_seat(browser, url, game["id"], game["token"])
+        _axe(page, "the table, at the start")
+        _play_some_moves_by_clicking(page, 12)  # flags on the cards, the cursor running
+        page.locator("#program .card").first.hover()  # the card help open
+        _axe(page, "the table, in play")
+        _play_some_moves_by_clicking(page, 10_000)
+        _axe(page, "the table, over")
+        page.click("#replay")
+        page.wait_for_selector("#replay-board .card")
+        page.click("#replay-prev")
+        _axe(page, "the replay")
+        page.goto(url + "/puzzle?n=1")
+        page.wait_for_selector("#puzzle .card")
+        _axe(page, "the puzzle")
+        assert not page.errors, page.errors
+
+
+@pytest.mark.xfail(strict=True, reason="the home page's seat selects and record file input have "
+                   "no label (home.js, being rewritten into a lobby): label them and drop this mark")
+def test_axe_finds_nothing_serious_on_the_home_page(tmp_path, browser):
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        page = browser.new_page()
+        page.goto(url + "/")
+        page.wait_for_selector("#learn")
+        _axe(page, "the home page")
