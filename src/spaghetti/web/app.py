@@ -9,7 +9,11 @@ Routes (the protocol is documented in docs/web.md):
   ``GET /api/games/{id}/replay``: the record and every position, once the game is over;
 - ``POST /api/replay``: the positions of any record sent in the body;
 - ``POST /api/analyse``: the computer's analysis of one position of a record;
-- ``WS /ws/{id}?token=...&lang=...``: live play (a seat with its token; without, a spectator).
+- ``WS /ws/{id}?token=...&lang=...``: live play (a seat with its token; without, a spectator);
+- the lobby (:mod:`.lobby`): ``POST /api/players``, ``POST /api/players/me``,
+  ``GET /api/players/{id}``: players, names, ratings, finished games; ``GET /api/lobby``: the
+  games waiting for people; ``POST /api/lobby/play``: play now; ``POST /api/games/{id}/join``,
+  ``/rematch``, ``/player``: take a free seat, the rematch, name a seat's player.
 """
 
 from __future__ import annotations
@@ -37,7 +41,9 @@ from ..core.variants import VARIANTS
 from ..errors import RecordError
 from ..i18n import COLOURS, LANGS
 from .store import Store
-from .schemas import MESSAGE, Analyse, Claim, Lang, Play, explain
+from .lobby import Lobby
+from .schemas import (MESSAGE, Analyse, Claim, Join, Lang, Me, NewPlayer, Play, Rematch, Seek,
+                      Sit, explain)
 from .puzzles import puzzle_answer, puzzle_view
 from .tables import Connection, Hall, WebError, replay_frames
 from .tips import TIPS
@@ -136,6 +142,7 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
     """
     store = Store(db_path)
     hall = Hall(store, autoplay_delay=autoplay_delay, workers=workers)
+    lobby = Lobby(hall, store)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -233,6 +240,35 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
             return _error(exc)
         except RecordError as exc:
             return JSONResponse({"error": str(exc), "code": "bad_record"}, status_code=400)
+
+    def lobby_route(method, model: type[BaseModel] | None, status: int = 200):
+        """A route of the lobby: the body checked against ``model`` (none for a GET), then
+        ``method(body, request)``; a refusal is the usual JSON error."""
+        async def endpoint(request: Request) -> Response:
+            try:
+                body = _parse(model, await _json_body(request)) if model else None
+                return JSONResponse(method(body, request), status_code=status)
+            except WebError as exc:
+                return _error(exc)
+        return endpoint
+
+    lobby_routes = [
+        Route("/api/players", lobby_route(
+            lambda body, r: lobby.new_player(body, _client(r)), NewPlayer, 201), methods=["POST"]),
+        Route("/api/players/me", lobby_route(lambda body, r: lobby.me(body), Me),
+              methods=["POST"]),
+        Route("/api/players/{pid}", lobby_route(
+            lambda body, r: lobby.profile(r.path_params["pid"]), None)),
+        Route("/api/lobby", lobby_route(lambda body, r: {"open": lobby.open_games()}, None)),
+        Route("/api/lobby/play", lobby_route(lambda body, r: lobby.play_now(body), Seek),
+              methods=["POST"]),
+        Route("/api/games/{id}/join", lobby_route(
+            lambda body, r: lobby.join(r.path_params["id"], body), Join), methods=["POST"]),
+        Route("/api/games/{id}/rematch", lobby_route(
+            lambda body, r: lobby.rematch(r.path_params["id"], body), Rematch), methods=["POST"]),
+        Route("/api/games/{id}/player", lobby_route(
+            lambda body, r: lobby.sit(r.path_params["id"], body), Sit), methods=["POST"]),
+    ]
 
     async def ws_game(ws: WebSocket) -> None:
         await ws.accept()
@@ -343,6 +379,7 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
         Route("/api/games/{id}/replay", api_game_replay),
         Route("/api/replay", api_replay, methods=["POST"]),
         Route("/api/analyse", api_analyse, methods=["POST"]),
+        *lobby_routes,
         WebSocketRoute("/ws/{id}", ws_game),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

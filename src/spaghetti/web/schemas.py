@@ -8,10 +8,11 @@ sentence naming the field, never the value sent back whole: :func:`explain` quot
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints,
-                      TypeAdapter, ValidationError)
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt,
+                      StringConstraints, TypeAdapter, ValidationError)
 
 from ..ai import LEVELS
 
@@ -22,8 +23,28 @@ MIN_CLOCK, MAX_CLOCK = 1, 24 * 3600
 #: Longest option a client may send (the longest legal one is far shorter).
 MAX_OPTION = 100
 
+#: Longest display name of a player, in characters (after trimming).
+MAX_NAME = 24
+
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 OptionValue = StrictBool | StrictInt | Name | None
+#: A secret handed out by the server: a seat's or a player's token, an invite code.
+Secret = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+
+
+def display_name(text: str) -> str:
+    """A display name as it is kept: NFC, trimmed, 1 to :data:`MAX_NAME` characters, without
+    control or invisible format characters (which could hide or reorder what others read)."""
+    text = unicodedata.normalize("NFC", text).strip()
+    if not text or len(text) > MAX_NAME:
+        raise ValueError("bad length")
+    if any(unicodedata.category(c).startswith("C") for c in text):
+        raise ValueError("control character")
+    return text
+
+
+DisplayName = Annotated[str, StringConstraints(max_length=4 * MAX_NAME),
+                        AfterValidator(display_name)]
 
 
 def cap(text: str, limit: int = ECHO) -> str:
@@ -53,10 +74,54 @@ class CreateGame(_Strict):
     seed: StrictInt | None = Field(None, ge=0, le=2**63 - 1)
     program: list[Name] | None = Field(None, min_length=1, max_length=30)
     autoplay: StrictBool = True
+    player: Secret | None = None
+    rated: StrictBool = False
+    lobby: StrictBool = False
 
 
 class Claim(_Strict):
-    invite: Annotated[str, StringConstraints(min_length=1, max_length=100)]
+    invite: Secret
+
+
+class NewPlayer(_Strict):
+    """``POST /api/players``."""
+
+    name: DisplayName
+
+
+class Me(_Strict):
+    """``POST /api/players/me``: the player's own profile; with ``name``, renamed first."""
+
+    token: Secret
+    name: DisplayName | None = None
+
+
+class Seek(_Strict):
+    """``POST /api/lobby/play``: a game of this kind with whoever is waiting for one."""
+
+    player: Secret
+    variant: Name = "spaghetti-code"
+    level: StrictInt = Field(1, ge=1, le=3)
+    players: StrictInt = Field(2, ge=2, le=5)
+
+
+class Join(_Strict):
+    """``POST /api/games/{id}/join``: a free seat of a game of the lobby."""
+
+    player: Secret
+
+
+class Rematch(_Strict):
+    """``POST /api/games/{id}/rematch``: a seat of the game asks for (or joins) the next one."""
+
+    token: Secret
+
+
+class Sit(_Strict):
+    """``POST /api/games/{id}/player``: name the player of the seat a token holds."""
+
+    token: Secret
+    player: Secret
 
 
 class Analyse(_Strict):
@@ -105,6 +170,12 @@ _HINTS = {
     "players": "players must be 2 to 5",
     "seats": "seats must list one seat per player, e.g. [{\"kind\": \"human\"}, ...]",
     "variant": "variant is the name of a game",
+    "name": f"name is 1 to {MAX_NAME} characters (spaces around it are dropped), without "
+            "control characters",
+    "player": "player is the player token that POST /api/players gave",
+    "token": "token is the seat token of this game",
+    "rated": "rated must be true or false",
+    "lobby": "lobby must be true or false",
 }
 
 
@@ -137,5 +208,6 @@ def explain(exc: ValidationError, fields: str = "", tagged: bool = False) -> str
     return f"{prefix}: {hint}" if prefix and name in _HINTS else hint
 
 
-__all__ = ["Analyse", "CreateGame", "Claim", "ECHO", "MESSAGE", "MAX_CLOCK", "MIN_CLOCK",
-           "Lang", "Play", "Plain", "SeatIn", "cap", "explain"]
+__all__ = ["Analyse", "CreateGame", "Claim", "DisplayName", "ECHO", "Join", "MAX_NAME",
+           "MESSAGE", "MAX_CLOCK", "MIN_CLOCK", "Lang", "Me", "NewPlayer", "Play", "Plain",
+           "Rematch", "SeatIn", "Seek", "Sit", "cap", "display_name", "explain"]

@@ -47,6 +47,7 @@ from ..core.state import State
 from ..core.view import OBSERVER, view
 from ..errors import IllegalOptionError, NotationError, SetupError
 from ..i18n import LANGS, colour, describe, lang_for, option_label, t
+from . import ratings
 from .schemas import CreateGame, SeatIn, cap, explain
 from .store import Store
 
@@ -174,6 +175,8 @@ class Table:
     movers: list[tuple[int | None, str]] = field(default_factory=list)
     #: Held while a move is checked, applied, committed and announced: the one way in.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The named player of each seat that has one (:func:`ratings.public`).
+    people: dict[int, dict] = field(default_factory=dict)
 
     @property
     def seats(self) -> list[dict]:
@@ -251,11 +254,9 @@ class Table:
             "status": self.status(lang),
             "log": [{"n": i + 1, "text": self.log[i][lang == "ja"]}
                     for i in range(start, len(self.log))],
-            "seats": [{"seat": i, "kind": self.kind(i), "difficulty": x.get("difficulty"),
-                       "claimed": i in self.claimed or x["kind"] == COMPUTER,
-                       "online": any(c.seat == i for c in self.conns),
-                       "flag_fell": bool(x.get("flag_fell"))}
-                      for i, x in enumerate(self.seats)],
+            "seats": [self._seat(i, x) for i, x in enumerate(self.seats)],
+            "rated": bool(self.settings.get("rated")),
+            "rematch": self.settings.get("rematch"),
             # Public facts the view does not spell out, for drawing the table: the flag that
             # has the turn, and the first half of a pair (announced in the log when chosen).
             "turn_flag": list(s.turn_flag) if s.turn_flag else None,
@@ -263,6 +264,21 @@ class Table:
             "clock": self.clock_left(),
             "thinking": self.busy,
         }
+
+    def _seat(self, i: int, x: dict) -> dict:
+        """Who sits at seat ``i``, for everyone: its player's name and rating (a person's, or
+        the fixed one of a computer level)."""
+        person = self.people.get(i)
+        rated = (ratings.computer(x.get("difficulty", "easy")) if x["kind"] == COMPUTER
+                 else person)
+        return {"seat": i, "kind": self.kind(i), "difficulty": x.get("difficulty"),
+                "claimed": i in self.claimed or x["kind"] == COMPUTER,
+                "online": any(c.seat == i for c in self.conns),
+                "flag_fell": bool(x.get("flag_fell")),
+                "player": person["id"] if person else None,
+                "name": person["name"] if person else None,
+                "rating": rated["rating"] if rated else None,
+                "provisional": rated["provisional"] if rated else None}
 
     def broadcast(self) -> None:
         """Queue for every connection its own view (one message per kind of viewer). Never
@@ -301,6 +317,8 @@ class Hall:
         self.tables: dict[str, Table] = {}
         self.tasks: set[asyncio.Task] = set()
         self.buckets = Buckets()  # hints and analyses per client
+        #: Called once a move ends a game (after it is stored, before it is announced).
+        self.on_over: Callable[[Table], None] | None = None
 
     def _pool(self) -> Executor:
         # Processes, not threads: a search holds the interpreter for seconds, and a thread would
@@ -365,8 +383,16 @@ class Hall:
         if you is not None and you not in humans:
             raise WebError(f"you must be a human seat: one of {humans}" if humans
                            else "every seat is a computer: 'you' must be null")
+        player = self.player_of(req.player) if req.player is not None else None
+        if req.rated and (req.seed is not None or program is not None):
+            raise WebError("a rated game is dealt at random: leave seed and program out")
+        if (req.rated or req.lobby) and (player is None or you is None):
+            raise WebError("a rated game or a game of the lobby needs your seat ('you') and "
+                           "your player token ('player')", "no_player", 403)
+        if req.lobby and len(humans) < 2:
+            raise WebError("a game of the lobby waits for people: leave a seat to a person")
         clock, autoplay = req.clock, req.autoplay
-        settings = {"seats": clean, "clock": clock, "autoplay": autoplay}
+        settings = {"seats": clean, "clock": clock, "autoplay": autoplay, "rated": req.rated}
         clocks = [float(clock)] * players if clock else None
 
         game_id = secrets.token_urlsafe(8)
@@ -376,7 +402,12 @@ class Hall:
         if you is not None:
             token = secrets.token_urlsafe(24)
             self.store.claim(game_id, invites.pop(you), token)
-        table = Table(game_id, state, settings, clocks, claimed=self.store.claimed(game_id))
+            if player is not None:
+                self.store.bind(game_id, you, player["id"])
+        if req.lobby:
+            self.store.list_game(game_id, req.variant, level, players)
+        table = Table(game_id, state, settings, clocks, claimed=self.store.claimed(game_id),
+                      people=self.people(game_id))
         self.tables[game_id] = table
         self.kick(table)
         return {"id": game_id, "you": you, "token": token,
@@ -414,10 +445,23 @@ class Hall:
             movers.append((first.to_move, option))
             first.apply(option)
         table = Table(game_id, state, settings, clocks, log, claimed=self.store.claimed(game_id),
-                      movers=movers)
+                      movers=movers, people=self.people(game_id))
         self.tables[game_id] = table
         self.kick(table)
         return table
+
+    def people(self, game_id: str) -> dict[int, dict]:
+        """The named players of a game's seats, as everyone may see them."""
+        return {seat: ratings.public(row)
+                for seat, row in self.store.seat_players(game_id).items()}
+
+    def player_of(self, token: str) -> dict:
+        """The player a player token stands for; :class:`WebError` (403) for none."""
+        player = self.store.player_by_token(token)
+        if player is None:
+            raise WebError("this player token is not known here: choose a name again",
+                           "bad_player", 403)
+        return player
 
     def leave(self, table: Table, conn: Connection) -> None:
         """Forget a closed connection; a finished game nobody watches leaves memory (it is
@@ -511,6 +555,11 @@ class Hall:
             log.error("game %s: could not store a move: %s", table.id, exc)
             raise WebError("the server could not save the game: the move was not played; "
                            "try again", "storage", 503) from None
+        if state.is_over and self.on_over is not None:
+            try:
+                self.on_over(table)
+            except Exception:  # the ratings are stored apart: a fault there ends no game
+                log.exception("game %s: could not store its result", table.id)
 
     def kick(self, table: Table) -> None:
         """Start whatever should happen by itself next: a computer move, a forced move, or the

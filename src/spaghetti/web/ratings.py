@@ -1,0 +1,63 @@
+"""Ratings of the players of the web site, for 2 to 5 players at once: openskill's
+Plackett-Luce model (a Bayesian rating made for games of many players and for ties).
+
+Each player has an estimate of skill ``mu`` and its uncertainty ``sigma`` (a new player: 25 and
+25/3). The page shows ``mu`` times :data:`SCALE`, so a new player shows 1500, and marks a rating
+as provisional until :data:`PROVISIONAL` rated games are finished.
+
+A finished game ranks its seats: the winner first and every other seat tied second; a draw ties
+everyone. The computer players sit in a rated game with the fixed ratings of their level
+(:data:`COMPUTER`): the model sees them as well-known opponents (small ``sigma``), and their
+ratings never change, so that they stay the yardstick the people are measured against.
+"""
+
+from __future__ import annotations
+
+from openskill.models import PlackettLuce
+
+MU, SIGMA = 25.0, 25.0 / 3.0
+#: The shown rating is ``mu`` times this: a new player shows 1500.
+SCALE = 60
+#: Rated games a rating is provisional for (shown with a question mark).
+PROVISIONAL = 5
+#: The fixed ``mu`` of each computer level (shown: 720, 1200, 1500, 1800, 2100).
+COMPUTER = {"random": 12.0, "easy": 20.0, "normal": 25.0, "hard": 30.0, "perfect": 35.0}
+COMPUTER_SIGMA = 1.0
+
+_MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+def shown(mu: float) -> int:
+    """The rating as the page shows it."""
+    return round(mu * SCALE)
+
+
+def public(row: dict) -> dict:
+    """What anyone may see of a player (a row of the store)."""
+    return {"id": row["id"], "name": row["name"], "rating": shown(row["mu"]),
+            "games": row["rated"], "provisional": row["rated"] < PROVISIONAL}
+
+
+def computer(level: str) -> dict:
+    """The fixed rating of a computer level, as the page shows it."""
+    return {"rating": shown(COMPUTER.get(level, MU)), "provisional": False}
+
+
+def ranks(players: int, winner: int | None) -> list[int]:
+    """The rank of each seat (1 is best): the winner first, the others tied; all tied for a
+    draw."""
+    return [1 if winner is None or seat == winner else 2 for seat in range(players)]
+
+
+def rate(seats: list[tuple[float, float] | str], order: list[int]) -> list[tuple[float, float]]:
+    """New ``(mu, sigma)`` of each seat after a game ranked ``order``. A seat is a person's
+    ``(mu, sigma)`` or a computer level (its fixed rating, returned unchanged)."""
+    teams = [[_MODEL.rating(mu=COMPUTER.get(s, MU), sigma=COMPUTER_SIGMA)] if isinstance(s, str)
+             else [_MODEL.rating(mu=s[0], sigma=s[1])] for s in seats]
+    after = _MODEL.rate(teams, ranks=list(order))
+    return [(COMPUTER.get(s, MU), COMPUTER_SIGMA) if isinstance(s, str)
+            else (team[0].mu, team[0].sigma) for s, team in zip(seats, after)]
+
+
+__all__ = ["COMPUTER", "MU", "PROVISIONAL", "SCALE", "SIGMA", "computer", "public", "ranks",
+           "rate", "shown"]
