@@ -9,7 +9,8 @@ that PettingZoo, Gymnasium and anything else read the same numbers (docs/envs.md
   option kind (``place N``, ``card N``, ``to N``, ``at N``, ``player S``, ``interrupt N``,
   ``coin``, ``flag N.K``, ``param N.I``). The expansions' setup and instant-card options follow
   (``take N``, ``seat``, ``arrange NAME`` by the card's place in the game's deck, ``card iS``,
-  ``param iS.I``), which the OpenSpiel adapter refuses.
+  ``param iS.I``): the OpenSpiel game of imperfect information uses every id, the
+  perfect-information ones only those first ids.
 - :class:`Encoder`: a position as a flat ``float32`` vector from one seat's point of view: what
   that seat may see and nothing else (:mod:`spaghetti.core.view`'s rules: another seat's unused
   instant card and face-down cards never show). Seats are numbered from the observer (``0`` is
@@ -108,6 +109,21 @@ class ActionCodec:
                         break
                     return N.arrange(self.names[arg])
                 return kind | arg
+        raise ValueError(f"no action has the compact id {compact}")
+
+    @staticmethod
+    def arguments(compact: int) -> tuple[int, int, int]:
+        """A compact id taken apart: ``(band, first, second)``. Bands 0-4 are the bare options,
+        then :data:`BANDS` in order; ``flag 2.5`` gives (its band, 2, 5), ``place 3`` (its band,
+        3, 0), ``arrange NAME`` the card's place in the deck as its first argument."""
+        if 0 <= compact < len(_BARE):
+            return compact, 0, 0
+        for band, (kind, start, width) in enumerate(BANDS, len(_BARE)):
+            if start <= compact < start + width:
+                arg = compact - start
+                if kind in _PAIRED:
+                    return band, arg // _PAIRED[kind], arg % _PAIRED[kind]
+                return band, arg, 0
         raise ValueError(f"no action has the compact id {compact}")
 
     def mask(self, legal: Sequence[int]) -> np.ndarray:
