@@ -30,12 +30,13 @@ function replayPage(data, id, back, text, startAt) {
           el("li", {}, el("code", {}, h.option), ` ${h.label} · ${Math.round(h.chance * 100)}%`)))));
     } catch (e) { analysis.replaceChildren(); toast(e.message); }
   } }, w("analyse"));
-  function show(n) {
-    i = Math.max(0, Math.min(data.frames.length - 1, n));
+  function show(n) {  // n: a step the player asked for (said aloud), none for the first drawing
+    if (n !== undefined) i = Math.max(0, Math.min(data.frames.length - 1, n));
     const f = data.frames[i];
     slider.value = i;
     counter.textContent = lang === "ja" ? `${i}手目 / ${data.frames.length - 1}` : `move ${i} of ${data.frames.length - 1}`;
     said.textContent = f.text || "—";
+    if (n !== undefined) announce(said.textContent);
     analysis.replaceChildren();
     result.textContent = f.view.phase === "over" ? data.status : "";
     vocabulary = META.games && META.games[f.view.variant] ? META.games[f.view.variant].vocabulary : "code";
@@ -72,6 +73,6 @@ function replayPage(data, id, back, text, startAt) {
     if (ev.key === "End" && !ev.target.closest("input")) { stop(); show(data.frames.length - 1); }
   };
   shortcuts = {};
-  show(i);
+  show();
 }
 
