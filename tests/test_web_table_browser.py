@@ -255,3 +255,61 @@ def test_axe_finds_nothing_serious_on_the_home_page(tmp_path, browser):
         page.goto(url + "/")
         page.wait_for_selector("#learn")
         _axe(page, "the home page")
+
+
+FLIP = """() => {
+  const view = structuredClone(live.msg.view);
+  view.phase = "run";
+  const flagsOn = (card, owners) => { card.flags = owners; card.pending = owners.map(() => false); };
+  view.program.forEach((c) => flagsOn(c, []));
+  flagsOn(view.program[0], [0, 1]);
+  flagsOn(view.program[2], [1]);
+  view.cursor = 0;
+  const after = structuredClone(view);
+  [after.program[0], after.program[1]] = [after.program[1], after.program[0]];  // swapped
+  flagsOn(after.program[1], [0]);           // Blue's flag left card 0 ...
+  flagsOn(after.program[3], [1]);           // ... for card 3
+  flagsOn(after.program[2], []);            // the flag of card 2 removed
+  after.program.pop();                      // the last card removed
+  after.cursor = 3;                         // the cursor walked on
+  const root = document.createElement("div");
+  main().append(root);
+  const draw = (v) => root.replaceChildren(renderBoard(v, { legal: [], seats: [] }));
+  const at = (sel) => { const r = root.querySelector(sel).getBoundingClientRect(); return [r.left, r.top]; };
+  draw(view);
+  const key0 = view.program[0].card + "#1";
+  const was = { card: at(`.card[data-key="${key0}"]`), red: at(`.flag[data-key="0@${key0}#1"]`),
+                blue: at(`.flag[data-key="1@${key0}#1"]`), cursor: at(".card.here .cursor") };
+  const before = Motion.snapshot(root);
+  draw(after);
+  const moved = Motion.play(root, before);
+  const running = document.getAnimations();
+  running.forEach((a) => { a.pause(); a.currentTime = 0; });
+  const key3 = after.program[3].card + "#1";
+  const now = { card: at(`.card[data-key="${key0}"]`), red: at(`.flag[data-key="0@${key0}#1"]`),
+                blue: at(`.flag[data-key="1@${key3}#1"]`), cursor: at(".card.here .cursor") };
+  const ghosts = document.querySelectorAll(".ghost").length;
+  const animating = root.querySelector(".board").classList.contains("animating");
+  running.forEach((a) => a.play());
+  Motion.skip();
+  const end = { card: at(`.card[data-key="${key0}"]`), left: document.querySelectorAll(".ghost, .moving").length };
+  root.remove();
+  return { moved, was, now, ghosts, animating, end };
+}"""
+
+
+def test_the_motion_starts_everything_from_where_it_was(tmp_path, browser):
+    """FLIP, checked at the first frame: a swapped card, a flag riding on it, a flag moved to
+    another card and the cursor each start where they were; what was removed (a flag, a card)
+    fades out as a copy; skipping leaves the final board and nothing moving."""
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        game = _against_the_computer(url)
+        page = _open_seat(browser, url, game["id"], game["token"])
+        r = page.evaluate(FLIP)
+        assert r["moved"] and r["animating"]
+        for what in ("card", "red", "blue", "cursor"):
+            assert r["now"][what] == pytest.approx(r["was"][what], abs=1.5), what
+        assert r["ghosts"] == 2  # the removed flag and the removed card
+        assert r["end"]["card"] != pytest.approx(r["was"]["card"], abs=1.5)
+        assert r["end"]["left"] == 0
+        assert not page.errors, page.errors
