@@ -313,3 +313,23 @@ def test_the_motion_starts_everything_from_where_it_was(tmp_path, browser):
         assert r["end"]["card"] != pytest.approx(r["was"]["card"], abs=1.5)
         assert r["end"]["left"] == 0
         assert not page.errors, page.errors
+
+
+def test_a_puzzle_answered_with_the_keyboard(tmp_path, browser):
+    from spaghetti.lab.puzzles import load as load_set
+
+    answer = load_set()[0].answer
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        page = browser.new_page()
+        page.goto(url + "/puzzle?n=1")
+        page.wait_for_selector("#puzzle .card")
+        for _ in range(80):
+            if page.evaluate("document.activeElement.dataset.option") == answer:
+                break
+            page.keyboard.press("Tab")
+        else:
+            raise AssertionError(f"{answer} not reached by Tab")
+        assert page.evaluate("document.activeElement.matches('.legal')")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#puzzle-line")
+        assert "Right!" in page.locator("#puzzle-result").text_content()
