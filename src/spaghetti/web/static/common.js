@@ -1,6 +1,8 @@
 // Spaghetti Code in the browser: the words (EN / JA), small helpers and the board, shared by
-// every page (home.js, table.js, replay.js, puzzle.js; main.js routes between them). Plain
-// JavaScript loaded as classic scripts in that order, no build step. The server checks every
+// every page (home.js, table.js, replay.js, puzzle.js; main.js routes between them), with
+// motion.js (the motion between boards), help.js (card help, keys, focus, the live region) and
+// guide.js (the guided first game) loaded right after this file. Plain JavaScript loaded as
+// classic scripts in that order, no build step. The server checks every
 // move; the pages only show what they are sent and send the option the player clicked.
 // A page's own words may be added to UI.en / UI.ja from its file.
 "use strict";
