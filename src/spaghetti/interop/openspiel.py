@@ -319,8 +319,8 @@ class SpaghettiImperfectState(SpaghettiState):
         self.deck = +game.deck  # cards still to deal face down (by their place in the deck)
         self.dealt: list[int] = []  # program cards dealt so far
         self.instants: list[int] = []  # instant cards dealt so far, face-down order
-        self.movers: list[int] = []  # who made each engine decision (-1: chance)
         self.told = ["", ""]  # the engine's decisions as each seat saw them
+        self.marks: list[tuple[int, int, int, int, bool]] = []  # and as rows (SpaghettiObserver)
         self._deal_forced(game)
 
     def _dealing(self) -> list[int] | None:
@@ -387,14 +387,17 @@ class SpaghettiImperfectState(SpaghettiState):
         self._decide(N.COIN | action if self.state.is_chance else game.codec.decode(action))
 
     def _decide(self, action: int) -> None:
-        """Play an engine decision, noting who made it and what each seat saw of it."""
-        state = self.state
+        """Play an engine decision, noting what each seat saw of it, in words and as the
+        columns of its row in the information state tensor."""
+        state, game = self.state, self.get_game()
         text = N.to_string(action)
-        hidden = self.get_game().masks_arrangement and N.kind(action) == N.ARRANGE
+        hidden = game.masks_arrangement and N.kind(action) == N.ARRANGE
         self.told = [t + (", " if t else "") + ("arrange ?" if hidden and seat == 1 else text)
                      for seat, t in enumerate(self.told)]
         mover = state.to_move
-        self.movers.append(-1 if state.is_chance or mover is None else mover)
+        band, first, second = game.codec.arguments(game.codec.encode(action))
+        self.marks.append((2 if state.is_chance or mover is None else mover, 4 + band,
+                           4 + _BANDS + first, 4 + _BANDS + _ARGS + second, hidden))
         self._play(action)
 
     def _action_to_string(self, player, action):
@@ -477,18 +480,15 @@ class SpaghettiObserver:
         tensor[at:at + encoder.size] = encoder.encode(engine, player)
         if not self.recall:
             return
-        codec, rows = self.game.codec, self.dict["history"]
-        hidden = self.game.masks_arrangement and player == 1
-        for row, (mover, action) in zip(rows, zip(state.movers, engine.history)):
-            row[mover if mover >= 0 else 2] = 1.0
-            band, first, second = codec.arguments(codec.encode(action))
-            if hidden and N.kind(action) == N.ARRANGE:
-                row[3] = 1.0
-                first = second = -1
-            row[4 + band] = 1.0
-            if first >= 0:
-                row[4 + _BANDS + first] = 1.0
-                row[4 + _BANDS + _ARGS + second] = 1.0
+        marks = np.array(state.marks, dtype=np.int64).reshape(-1, 5)
+        rows, index = self.dict["history"], np.arange(len(marks))
+        rows[index, marks[:, 0]] = 1.0
+        rows[index, marks[:, 1]] = 1.0
+        hidden = marks[:, 4].astype(bool) & (player == 1)
+        rows[index[hidden], 3] = 1.0
+        shown = index[~hidden]
+        rows[shown, marks[shown, 2]] = 1.0
+        rows[shown, marks[shown, 3]] = 1.0
 
     def string_from(self, state: SpaghettiImperfectState, player: int) -> str:
         if state.engine is None:
