@@ -1,4 +1,4 @@
-// Spaghetti Code in the browser: the home page (new game, open a record).
+// Spaghetti Code in the browser: the home page (the lobby of lobby.js, new game, open a record).
 "use strict";
 
 // ------------------------------------------------------------------ home: new game, open record
@@ -74,6 +74,7 @@ function homePage() {
       el("div", { class: "row" }, el("label", {}, autoplay, " ", w("autoplay"))),
       el("div", { class: "row" }, el("label", {}, w("seed"), " ", seed))),
     el("div", { class: "row" }, el("label", {}, clockOn, " ", w("clock")), el("label", {}, clockMin, " ", w("minutesEach"))),
+    ratedRow(),
     el("button", { type: "submit", id: "create", class: "primary" }, w("create")));
   form.prepend(el("p", {}, learnButton()));
   form.addEventListener("submit", async (ev) => {
@@ -96,6 +97,7 @@ function homePage() {
       clock: clockOn.checked ? Number(clockMin.value) * 60 : null, autoplay: autoplay.checked,
     };
     if (seed.value !== "") body.seed = Number(seed.value);
+    Object.assign(body, ratedFields());  // this browser's player, if it has one (lobby.js)
     try {
       const g = await api("POST", "/api/games", body);
       if (g.token) { localStorage.setItem(`spaghetti.token.${g.id}`, g.token); remember(g.id); }
@@ -117,7 +119,7 @@ function homePage() {
     el("p", {}, el("a", { href: "/puzzle", id: "puzzle-link" }, w("puzzle"))));
   const mine = el("ul", { class: "my-games", id: "my-games" });
   const gamesPanel = el("div", { class: "panel" }, el("h2", {}, w("yourGames")), mine);
-  main().replaceChildren(el("div", { class: "home" }, form, el("div", {}, gamesPanel, openPanel)));
+  main().replaceChildren(lobbyPanel(), el("div", { class: "home" }, form, el("div", {}, gamesPanel, openPanel)));
   const known = JSON.parse(localStorage.getItem("spaghetti.games") || "[]");
   if (!known.length) mine.append(el("li", { class: "muted" }, w("noGames")));
   for (const id of known.slice(0, 12)) {

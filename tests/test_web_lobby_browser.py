@@ -1,0 +1,118 @@
+"""The lobby in a real headless Chromium: two people (one English, one Japanese browser) pick
+names, press *Play now* and sit at the same table, with their names and ratings beside their
+colours; the lobby lists the waiting game with its player's rating; after a rated game against
+the computer the new rating, the finished game and the rematch show.
+
+Skipped like tests/test_web_browser.py when Playwright or Debian's chromium is missing.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import httpx
+
+from web_helpers import ServerThread
+from test_web_browser import ARTIFACTS, browser, play_by_clicking, sync_api  # noqa: F401 (fixture)
+
+
+def _page(browser, url: str, locale: str):
+    page = browser.new_context(locale=locale, viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(20_000)
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.goto(url + "/")
+    page.wait_for_selector("#lobby #player-name")
+    return page
+
+
+def _name(page, name: str) -> None:
+    page.fill("#player-name", name)
+    page.click("#save-name")
+    page.wait_for_selector("#me-name")
+    assert page.locator("#me-name").text_content() == name
+
+
+def test_two_players_pick_names_press_play_now_and_meet_at_one_table(tmp_path, browser):
+    with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.02) as url:
+        ada, bob = _page(browser, url, "en-US"), _page(browser, url, "ja-JP")
+        try:
+            _name(ada, "Ada")
+            assert ada.locator("#me-rating").text_content() == "1500?"
+            ada.click("#play-now")
+            ada.wait_for_selector(".players .player")
+            game = re.search(r"/g/([A-Za-z0-9_-]+)$", ada.url).group(1)
+
+            # Bob's lobby (in Japanese) lists Ada's game, her name and rating.
+            assert bob.locator("#play-now").text_content() == "すぐに対戦"
+            waiting = bob.locator(f'#open-games li[data-game="{game}"]')
+            waiting.wait_for()
+            assert "Ada 1500?" in waiting.text_content() and "空席" in waiting.text_content()
+            ARTIFACTS.mkdir(exist_ok=True)
+            bob.screenshot(path=str(ARTIFACTS / "lobby-ja.png"), full_page=True)
+            _name(bob, "ボブ")
+            bob.click("#play-now")
+            bob.wait_for_selector(".players .player")
+            assert bob.url.endswith(f"/g/{game}")  # paired into Ada's game
+
+            for page in (ada, bob):
+                page.wait_for_function(
+                    "document.querySelectorAll('.player .rating').length === 2")
+                ratings = page.locator(".player .rating").all_text_contents()
+                assert ratings == ["Ada · 1500?", "ボブ · 1500?"]
+            assert "rated" in ada.locator("#subtitle").text_content()
+            ada.screenshot(path=str(ARTIFACTS / "lobby-table.png"), full_page=True)
+
+            # The game is under way: the lobby no longer offers it.
+            ada.goto(url + "/")
+            ada.wait_for_selector("#open-games li")
+            assert ada.locator(f'#open-games li[data-game="{game}"]').count() == 0
+            assert ada.errors == [] and bob.errors == []
+        except Exception:
+            ARTIFACTS.mkdir(exist_ok=True)
+            for who, page in (("ada", ada), ("bob", bob)):
+                page.screenshot(path=str(ARTIFACTS / f"lobby-failure-{who}.png"), full_page=True)
+            raise
+
+
+def test_a_rated_game_against_the_computer_shows_the_new_rating_and_the_rematch(tmp_path,
+                                                                                browser):
+    with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.02) as url:
+        page = _page(browser, url, "en-US")
+        try:
+            _name(page, "Ada")
+            page.select_option(".seat-row >> nth=1 >> .diff", "random")
+            page.check("#rated")
+            page.click("#create")
+            page.wait_for_selector(".player .rating")
+            assert page.locator(".player .rating").all_text_contents() == ["Ada · 1500?", "720"]
+            play_by_clicking(page, random.Random(2))
+            page.wait_for_function("!document.querySelector('.player .rating')"
+                                   ".textContent.endsWith('1500?')")
+            after = page.locator(".player .rating").first.text_content()
+            assert page.locator(".player .rating").nth(1).text_content() == "720"  # fixed
+            first = page.url
+
+            page.click("#rematch")  # a new game, the same seats
+            page.wait_for_url(re.compile(r"/g/"))
+            page.wait_for_function("(u) => location.href !== u", arg=first)
+            page.wait_for_selector(".player .rating")
+            assert page.locator(".player .rating").first.text_content() == after
+            rematch = page.url.rsplit("/", 1)[1]
+            summary = httpx.get(f"{url}/api/games/{rematch}").json()
+            assert not summary["over"] and summary["seats"][0]["name"] == "Ada"
+
+            page.goto(url + "/")
+            page.wait_for_selector("#finished li a")
+            line = page.locator("#finished li").first.text_content()
+            assert ("won" in line or "lost" in line or "draw" in line) and "1500 → " in line
+            assert page.locator("#me-rating").text_content() == after.split(" · ")[1]
+            page.screenshot(path=str(ARTIFACTS / "lobby-finished.png"), full_page=True)
+            page.locator("#finished li a").first.click()  # its replay
+            page.wait_for_selector("#replay-board")
+            assert page.errors == []
+        except Exception:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "lobby-failure.png"), full_page=True)
+            raise
