@@ -139,10 +139,10 @@ def test_play_now_pairs_two_players_into_one_game(client):
     ada, bob = player(client, "Ada"), player(client, "Bob")
     first = play_now(client, ada)
     assert first["paired"] is False and first["seat"] == 0
-    again = play_now(client, ada)  # a player never pairs with itself
-    assert again["id"] != first["id"]
+    again = play_now(client, ada)  # never paired with itself: back to its own waiting game
+    assert again == {"id": first["id"], "seat": 0, "token": None, "paired": False}
     listed = client.get("/api/lobby").json()["open"]
-    assert [g["id"] for g in listed] == [first["id"], again["id"]]
+    assert [g["id"] for g in listed] == [first["id"]]
     assert listed[0]["seats"][0]["name"] == "Ada" and listed[0]["seats"][0]["rating"] == 1500
     assert listed[0]["seats"][1]["free"] and listed[0]["rated"]
     other = play_now(client, bob, players=3)  # another kind of game: no partner yet
@@ -207,6 +207,8 @@ def test_a_rated_game_between_people_moves_both_ratings(client):
         done = who["finished"][0]
         assert done["game"] == a["id"] and done["rated"] and done["before"] == 1500
         assert done["after"] == who["rating"]
+        assert [(o["seat"], o["name"]) for o in done["others"]] == [
+            (1 - seat, ["Ada", "Bob"][1 - seat])]
         if winner is None:
             assert done["outcome"] == "draw"
         else:
@@ -243,8 +245,9 @@ def test_an_unrated_game_is_listed_among_the_finished_games_and_moves_no_rating(
     play_to_the_end(client, game["id"], {0: game["token"]})
     seen = profile(client, ada)
     assert seen["rating"] == 1500 and seen["games"] == 0
-    assert [(g["game"], g["rated"], g["before"]) for g in seen["finished"]] == [
-        (game["id"], False, None)]
+    assert [(g["game"], g["rated"], g["before"], g["others"]) for g in seen["finished"]] == [
+        (game["id"], False, None, [{"seat": 1, "kind": "computer", "difficulty": "random",
+                                    "name": None}])]
 
 
 def test_a_game_with_an_unnamed_person_is_not_rated(client):

@@ -32,6 +32,8 @@ from .tables import COMPUTER, HUMAN, Buckets, Hall, Table, WebError
 WAIT = 600
 #: Games listed at most (the oldest first: they have waited longest).
 LISTED = 50
+#: Seconds after which a listed game nobody has come back to leaves the list for good.
+FORGOTTEN = 24 * 3600
 
 
 class Lobby:
@@ -73,8 +75,11 @@ class Lobby:
         finished = []
         for r in self.store.results_of(player_id):
             rated = r["before"] is not None
+            others = [{"seat": i, "kind": x["kind"], "difficulty": x.get("difficulty"),
+                       "name": r["names"].get(i)}
+                      for i, x in enumerate(r["seats"]) if i != r["seat"]]
             finished.append({"game": r["game"], "seat": r["seat"], "outcome": r["outcome"],
-                             "rated": rated, "ended": r["ended"],
+                             "rated": rated, "ended": r["ended"], "others": others,
                              "before": ratings.shown(r["before"]) if rated else None,
                              "after": ratings.shown(r["after"]) if rated else None})
         return {**ratings.public(row), "finished": finished}
@@ -103,6 +108,8 @@ class Lobby:
         for row in self.store.listed():
             table = self.hall.tables.get(row["game"])
             if table is None and now - row["created"] > WAIT:
+                if now - row["created"] > FORGOTTEN:
+                    self.store.unlist(row["game"])
                 continue  # nobody is there, and nobody has been for a while
             try:
                 table = table or self.hall.get(row["game"])
@@ -139,16 +146,20 @@ class Lobby:
 
     def play_now(self, req: Seek) -> dict:
         """A seat in the oldest game waiting for the same game, level and number of players
-        (``paired``: true), or in a new game of the lobby that waits for the others."""
+        (``paired``: true), or in a new game of the lobby that waits for the others. A player
+        who already waits in such a game is sent back to it (``token`` null: the browser that
+        pressed first holds it) rather than made to wait in two."""
         player = self.hall.player_of(req.player)
-        for game in self.open_games():
-            if (game["variant"], game["level"], game["players"]) != (
-                    req.variant, req.level, req.players):
-                continue
+        games = [g for g in self.open_games()
+                 if (g["variant"], g["level"], g["players"]) == (req.variant, req.level,
+                                                                  req.players)]
+        for game in games:
             table = self.hall.tables[game["id"]]
-            if any(p["id"] == player["id"] for p in table.people.values()):
-                continue  # its own game, still waiting: not a partner
-            return {**self._join(table, player), "paired": True}
+            mine = [s for s, p in table.people.items() if p["id"] == player["id"]]
+            if mine:
+                return {"id": table.id, "seat": mine[0], "token": None, "paired": False}
+        if games:
+            return {**self._join(self.hall.tables[games[0]["id"]], player), "paired": True}
         made = self.hall.create({"variant": req.variant, "level": req.level,
                                  "players": req.players, "seats": [{"kind": HUMAN}] * req.players,
                                  "you": 0, "player": req.player, "rated": True, "lobby": True})

@@ -264,10 +264,21 @@ class Store:
             return True
 
     def results_of(self, player_id: str, limit: int = 50) -> list[dict]:
-        """A player's finished games, newest first."""
+        """A player's finished games, newest first, each with its seats (``settings``) and the
+        names of its named seats (``names``: seat -> name)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT game, seat, outcome, before, after, ended FROM results "
-                "WHERE player = ? ORDER BY ended DESC LIMIT ?", (player_id, limit)).fetchall()
-        return [dict(zip(("game", "seat", "outcome", "before", "after", "ended"), r))
-                for r in rows]
+                "SELECT r.game, r.seat, r.outcome, r.before, r.after, r.ended, g.settings FROM "
+                "results r JOIN games g ON g.id = r.game WHERE r.player = ? "
+                "ORDER BY r.ended DESC LIMIT ?", (player_id, limit)).fetchall()
+            names = self._db.execute(
+                "SELECT o.game, o.seat, p.name FROM results o JOIN players p ON p.id = o.player "
+                "WHERE o.game IN (SELECT game FROM results WHERE player = ? "
+                "ORDER BY ended DESC LIMIT ?)", (player_id, limit)).fetchall()
+        out = []
+        for r in rows:
+            row = dict(zip(("game", "seat", "outcome", "before", "after", "ended"), r))
+            row["seats"] = json.loads(r[6])["seats"]
+            row["names"] = {seat: name for game, seat, name in names if game == r[0]}
+            out.append(row)
+        return out

@@ -357,7 +357,9 @@ class Hall:
         (one per player: ``{"kind": "human"}`` or ``{"kind": "computer", "difficulty":
         "easy"}``), ``you`` (the creator's seat, default the first human seat, or none when every
         seat is a computer), ``clock`` (seconds per player, or null), ``seed`` or ``program``,
-        ``autoplay`` (play forced moves by themselves; default true).
+        ``autoplay`` (play forced moves by themselves; default true), ``player`` (the creator's
+        player token: names the creator's seat), ``rated`` (the result moves the ratings,
+        :mod:`.lobby`), ``lobby`` (listed for anyone to take its free seats).
         """
         try:
             req = CreateGame.model_validate(body)

@@ -16,7 +16,7 @@ Object.assign(UI.en, {
   "lobby.ratedGame": "Rated game (needs your name; no seed)", "lobby.rematch": "Rematch",
   "lobby.joinRematch": "Join the rematch", "lobby.toRematch": "Go to the rematch",
   "lobby.watchRematch": "Watch the rematch", "lobby.offered": "A rematch is offered: join it at the end of the table.",
-  "lobby.yours": "your table", "lobby.players": "{n} players", "lobby.level": "level {n}",
+  "lobby.yours": "your table", "lobby.vs": "against", "lobby.players": "{n} players", "lobby.level": "level {n}",
   "lobby.ratingNote": "Ratings: 1500 to start, ? while provisional (fewer than 5 rated games); the computer's are fixed.",
 });
 Object.assign(UI.ja, {
@@ -31,7 +31,7 @@ Object.assign(UI.ja, {
   "lobby.ratedGame": "レート戦（名前が必要・シードなし）", "lobby.rematch": "再戦",
   "lobby.joinRematch": "再戦に参加", "lobby.toRematch": "再戦のテーブルへ",
   "lobby.watchRematch": "再戦を観戦", "lobby.offered": "再戦の申し込みがあります。テーブルの下の「再戦に参加」からどうぞ。",
-  "lobby.yours": "あなたのテーブル", "lobby.players": "{n}人", "lobby.level": "レベル{n}",
+  "lobby.yours": "あなたのテーブル", "lobby.vs": "相手:", "lobby.players": "{n}人", "lobby.level": "レベル{n}",
   "lobby.ratingNote": "レーティング: 最初は1500、レート戦5局未満は「?」付きの暫定値。コンピュータの値は固定です。",
 });
 
@@ -40,9 +40,10 @@ const LOBBY_REFRESH = 4000;  // ms between two looks at the games waiting
 const me = () => JSON.parse(localStorage.getItem("spaghetti.player") || "null");
 const ratingText = (r, provisional) => (r === null || r === undefined ? "" : `${r}${provisional ? "?" : ""}`);
 
-// A seat this browser now holds: remembered like any other, then its table.
+// A seat this browser now holds: remembered like any other, then its table. (No token: a seat
+// it holds already, e.g. Play now pressed again while waiting.)
 function enterGame(g) {
-  localStorage.setItem(`spaghetti.token.${g.id}`, g.token);
+  if (g.token) localStorage.setItem(`spaghetti.token.${g.id}`, g.token);
   remember(g.id);
   history.pushState({}, "", `/g/${g.id}`);
   route();
@@ -140,7 +141,8 @@ function lobbyPanel() {
       finished.replaceChildren(...(q.finished.length ? q.finished.map((g) => el("li", {},
         el("a", { href: `/g/${g.game}`, onclick: (ev) => { ev.preventDefault(); history.pushState({}, "", `/g/${g.game}`); openGameReplay(g.game); } },
           new Date(g.ended * 1000).toLocaleString(lang)), " · ",
-        el("span", { class: `outcome ${g.outcome}` }, w(`lobby.${g.outcome}`)),
+        el("span", { class: `outcome ${g.outcome}` }, w(`lobby.${g.outcome}`)), " · ", w("lobby.vs"), " ",
+        g.others.map((o) => (o.kind === "computer" ? `${w("computer")} (${w(o.difficulty)})` : o.name || w("person"))).join(", "),
         g.rated ? ` · ${g.before} → ${g.after}` : ` · ${w("lobby.unrated")}`)) : [el("li", { class: "muted" }, w("lobby.noFinished"))]));
     } catch (e) {
       if (/no such player/.test(e.message)) { localStorage.removeItem("spaghetti.player"); drawName(false); }
