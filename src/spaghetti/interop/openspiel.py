@@ -17,6 +17,16 @@ Importing this module registers three games (it needs the ``open_spiel`` package
   :class:`~spaghetti.envs.encoding.Encoder`'s, the environments' own; docs/envs.md lays them
   out slot by slot.
 
+>>> game = pyspiel.load_game(IMPERFECT_NAME, {"options": "instant_cards:true"})
+>>> state = game.new_initial_state()
+>>> state.current_player() == pyspiel.PlayerId.CHANCE, state.information_state_string(0)
+(True, 'seat 0 | the deal')
+>>> state.apply_action(2)   # Bug face down first,
+>>> state.apply_action(1)   # then MoveFlag; MoveCommand is left: dealt at once
+>>> state.apply_action(state.legal_actions()[0])   # seat 1, the second player, takes card 0
+>>> state.information_state_string(1), state.information_state_string(0)
+('seat 1 | instant -,Bug | take 0', 'seat 0 | instant -,? | take 0')
+
 Game parameters, all three:
 
 - ``variant`` (``spaghetti-code``, ``spaghetti-monsters``, ``pasta-logic``, ``nightmare``),
@@ -25,7 +35,10 @@ Game parameters, all three:
   with the seed; under sequential open, the cards chance lays face down), ``options``
   (``name:value`` or ``name=value`` pairs separated by ``;``);
 - ``max_moves``: OpenSpiel needs a finite game, so a game still going after this many decisions
-  ends there and is adjudicated by the stalemate tie-break (C9), as a declared stalemate would be.
+  ends there and is adjudicated by the stalemate tie-break (C9), as a declared stalemate would be;
+- the imperfect-information game only: ``opening``, decisions in notation separated by ``;``,
+  played as soon as the deal is made: setup and placement only (their legality does not depend on
+  the deal), to start from a position whose tree is small enough for tabular CFR.
 
 A game's own string writes ``program`` with ``;`` and ``options`` with ``:``, so that it reads
 back (``pyspiel.load_game(str(game))``, ``pyspiel.serialize_game_and_state``).
