@@ -6,11 +6,11 @@ import json
 import random
 from collections import defaultdict
 
-import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
 
+import numpy as np  # noqa: E402  (open_spiel brings it)
 from spaghetti import SetupError  # noqa: E402
 from spaghetti.core import notation as N  # noqa: E402
 from spaghetti.core.view import view  # noqa: E402
@@ -308,10 +308,13 @@ def test_cfr_lowers_exploitability_and_its_average_policy_is_a_distribution():
 
 
 def test_monte_carlo_cfr_runs_on_sequential_open():
+    from open_spiel.python import policy
     from open_spiel.python.algorithms import exploitability, external_sampling_mccfr
 
     game = pyspiel.load_game(adapter.IMPERFECT_NAME, TINY_OPEN)
+    np.random.seed(0)  # (the sampler draws from numpy's global generator)
     solver = external_sampling_mccfr.ExternalSamplingSolver(game)
     for _ in range(50):
         solver.iteration()
-    assert exploitability.nash_conv(game, solver.average_policy()) < 2.0
+    uniform = exploitability.nash_conv(game, policy.UniformRandomPolicy(game))
+    assert exploitability.nash_conv(game, solver.average_policy()) < uniform / 2
