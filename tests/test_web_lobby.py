@@ -286,7 +286,22 @@ def test_rematch_offers_the_same_seats_in_a_new_game(client):
     assert all(s["claimed"] for s in msg["seats"])
 
 
-# ---------------------------------------------------------------------- an older database
+# ---------------------------------------------------------------------- restarts
+
+def test_after_a_restart_the_names_ratings_and_waiting_games_are_still_there(tmp_path):
+    path = str(tmp_path / "games.db")
+    with TestClient(create_app(path, autoplay_delay=0)) as c:
+        ada = player(c, "Ada")
+        game = play_now(c, ada)
+    with TestClient(create_app(path, autoplay_delay=0)) as c:
+        assert profile(c, ada)["name"] == "Ada"
+        assert [g["id"] for g in c.get("/api/lobby").json()["open"]] == [game["id"]]
+        msg = state(c, game["id"], game["token"])
+        assert msg["seats"][0]["name"] == "Ada" and msg["rated"]
+        bob = player(c, "Bob")
+        assert play_now(c, bob)["id"] == game["id"]
+
+
 
 def test_a_database_from_before_the_lobby_opens_and_its_games_play_on(tmp_path):
     path = tmp_path / "old.db"

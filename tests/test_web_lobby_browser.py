@@ -1,7 +1,8 @@
 """The lobby in a real headless Chromium: two people (one English, one Japanese browser) pick
 names, press *Play now* and sit at the same table, with their names and ratings beside their
-colours; the lobby lists the waiting game with its player's rating; after a rated game against
-the computer the new rating, the finished game and the rematch show.
+colours, and a rename shows at the other's table at once; a game of the new-game form opened to
+the lobby is joined with a click; after a rated game against the computer the new rating, the
+finished game and the rematch show.
 
 Skipped like tests/test_web_browser.py when Playwright or Debian's chromium is missing.
 """
@@ -62,7 +63,20 @@ def test_two_players_pick_names_press_play_now_and_meet_at_one_table(tmp_path, b
                 ratings = page.locator(".player .rating").all_text_contents()
                 assert ratings == ["Ada · 1500?", "ボブ · 1500?"]
             assert "rated" in ada.locator("#subtitle").text_content()
+            assert "レート戦" in bob.locator("#subtitle").text_content()
             ada.screenshot(path=str(ARTIFACTS / "lobby-table.png"), full_page=True)
+
+            # Ada renames herself in another tab: Bob's table shows the new name at once.
+            home = ada.context.new_page()
+            home.goto(url + "/")
+            home.click("#rename")
+            home.fill("#player-name", "  Ada L.  ")
+            home.click("#save-name")
+            home.wait_for_selector("#me-name")
+            assert home.locator("#me-name").text_content() == "Ada L."
+            bob.wait_for_function("document.querySelector('.player .rating')"
+                                  ".textContent === 'Ada L. · 1500?'")
+            home.close()
 
             # The game is under way: the lobby no longer offers it.
             ada.goto(url + "/")
@@ -74,6 +88,31 @@ def test_two_players_pick_names_press_play_now_and_meet_at_one_table(tmp_path, b
             for who, page in (("ada", ada), ("bob", bob)):
                 page.screenshot(path=str(ARTIFACTS / f"lobby-failure-{who}.png"), full_page=True)
             raise
+
+
+def test_a_game_of_the_form_open_to_the_lobby_is_joined_by_a_click(tmp_path, browser):
+    with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.02) as url:
+        ada, cy = _page(browser, url, "en-US"), _page(browser, url, "en-US")
+        _name(ada, "Ada")
+        ada.select_option("#players", "3")
+        ada.select_option(".seat-row >> nth=1 >> .kind", "human")
+        ada.select_option(".seat-row >> nth=2 >> .diff", "hard")
+        ada.check("#listed")
+        ada.click("#create")
+        ada.wait_for_selector(".players .player")
+        game = ada.url.rsplit("/", 1)[1]
+        _name(cy, "Cy")
+        waiting = cy.locator(f'#open-games li[data-game="{game}"]')
+        waiting.wait_for()
+        text = waiting.text_content()
+        assert "Ada 1500?" in text and "free seat" in text and "Computer · hard 1800" in text
+        waiting.locator("button.join").click()
+        cy.wait_for_selector(".players .player")
+        assert cy.url.endswith(f"/g/{game}")
+        cy.wait_for_function("document.querySelectorAll('.player .rating').length === 3")
+        assert cy.locator(".player .rating").all_text_contents() == [
+            "Ada · 1500?", "Cy · 1500?", "1800"]
+        assert ada.errors == [] and cy.errors == []
 
 
 def test_a_rated_game_against_the_computer_shows_the_new_rating_and_the_rematch(tmp_path,

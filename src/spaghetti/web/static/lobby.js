@@ -16,7 +16,7 @@ Object.assign(UI.en, {
   "lobby.ratedGame": "Rated game (needs your name; no seed)", "lobby.rematch": "Rematch",
   "lobby.joinRematch": "Join the rematch", "lobby.toRematch": "Go to the rematch",
   "lobby.watchRematch": "Watch the rematch", "lobby.offered": "A rematch is offered: join it at the end of the table.",
-  "lobby.yours": "your table", "lobby.vs": "against", "lobby.players": "{n} players", "lobby.level": "level {n}",
+  "lobby.yours": "your table", "lobby.vs": "against", "lobby.listed": "Open to anyone in the lobby (the seats of people)", "lobby.players": "{n} players", "lobby.level": "level {n}",
   "lobby.ratingNote": "Ratings: 1500 to start, ? while provisional (fewer than 5 rated games); the computer's are fixed.",
 });
 Object.assign(UI.ja, {
@@ -31,7 +31,7 @@ Object.assign(UI.ja, {
   "lobby.ratedGame": "レート戦（名前が必要・シードなし）", "lobby.rematch": "再戦",
   "lobby.joinRematch": "再戦に参加", "lobby.toRematch": "再戦のテーブルへ",
   "lobby.watchRematch": "再戦を観戦", "lobby.offered": "再戦の申し込みがあります。テーブルの下の「再戦に参加」からどうぞ。",
-  "lobby.yours": "あなたのテーブル", "lobby.vs": "相手:", "lobby.players": "{n}人", "lobby.level": "レベル{n}",
+  "lobby.yours": "あなたのテーブル", "lobby.vs": "相手:", "lobby.listed": "ロビーで誰でも参加できるようにする（人の席）", "lobby.players": "{n}人", "lobby.level": "レベル{n}",
   "lobby.ratingNote": "レーティング: 最初は1500、レート戦5局未満は「?」付きの暫定値。コンピュータの値は固定です。",
 });
 
@@ -63,6 +63,18 @@ function lobbyPanel() {
     pick([1, 2, 3].map((n) => [n, n]), "seek-level", "level"),
     pick([2, 3, 4, 5].map((n) => [n, n]), "seek-players", "players"),
     el("button", { id: "play-now", class: "primary", onclick: playNow }, w("lobby.playNow")));
+  // Only the levels and player counts of the chosen game.
+  const fit = () => {
+    const v = seek.querySelector("#seek-variant");
+    const g = META.games[v ? v.value : META.variants[0]];
+    for (const [id, allowed] of [["seek-level", g.levels], ["seek-players", g.players]]) {
+      const box = seek.querySelector(`#${id}`);
+      [...box.options].forEach((o) => { o.hidden = !allowed.includes(Number(o.value)); });
+      if (!allowed.includes(Number(box.value))) box.value = String(allowed[0]);
+    }
+  };
+  seek.addEventListener("change", (ev) => { if (ev.target.id === "seek-variant") fit(); });
+  fit();
   box.append(el("h2", { id: "lobby-title" }, w("lobby.title")), nameBox, seek,
     el("p", { class: "muted small" }, w("lobby.playNowHint")),
     el("h3", {}, w("lobby.open")), openList,
@@ -156,15 +168,18 @@ function lobbyPanel() {
   return box;
 }
 
-// For the new-game form: the "rated" box, and what the body of a new game gets from it.
+// For the new-game form: the "rated" and "in the lobby" boxes, and what the body of a new game
+// gets from them (this browser's player names the creator's seat).
 function ratedRow() {
-  return el("div", { class: "row" }, el("label", {}, el("input", { type: "checkbox", id: "rated" }), " ", w("lobby.ratedGame")));
+  return el("div", { class: "row" },
+    el("label", {}, el("input", { type: "checkbox", id: "rated" }), " ", w("lobby.ratedGame")),
+    el("label", {}, el("input", { type: "checkbox", id: "listed" }), " ", w("lobby.listed")));
 }
 
 function ratedFields() {
   const p = me();
-  const box = document.getElementById("rated");
-  return p ? { player: p.token, rated: !!(box && box.checked) } : {};
+  const ticked = (id) => { const box = document.getElementById(id); return !!(box && box.checked); };
+  return p ? { player: p.token, rated: ticked("rated"), lobby: ticked("listed") } : {};
 }
 
 // ------------------------------------------------------------------ at the live table
