@@ -22,8 +22,11 @@ const CardHelp = {
   show(card) {
     const content = card.dataset.card ? cardHelp(card.dataset.card) : null;
     if (!content) return CardHelp.hide();
-    if (!CardHelp.box) CardHelp.box = el("div", { id: "card-help", role: "tooltip" });
-    if (!main().contains(CardHelp.box)) main().append(CardHelp.box);  // inside the main landmark
+    if (!CardHelp.box) {
+      // outside #main, whose children the pages watch and replace
+      CardHelp.box = el("div", { id: "card-help", role: "tooltip" });
+      document.body.append(CardHelp.box);
+    }
     if (CardHelp.owner && CardHelp.owner !== card) CardHelp.owner.removeAttribute("aria-describedby");
     CardHelp.owner = card;
     card.setAttribute("aria-describedby", "card-help");
