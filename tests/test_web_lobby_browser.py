@@ -9,8 +9,10 @@ Skipped like tests/test_web_browser.py when Playwright or Debian's chromium is m
 
 from __future__ import annotations
 
+import json
 import random
 import re
+import time
 
 import httpx
 
@@ -155,3 +157,48 @@ def test_a_rated_game_against_the_computer_shows_the_new_rating_and_the_rematch(
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "lobby-failure.png"), full_page=True)
             raise
+
+
+def test_a_rematch_asked_for_at_one_table_is_offered_at_the_other(tmp_path, browser):
+    with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.01) as url:
+        ada, bob = (httpx.post(url + "/api/players", json={"name": n}).json()
+                    for n in ("Ada", "Bob"))
+        # Nobody moves: each one-second clock runs out and the computer plays both seats to
+        # the end (the seats still count for Ada and Bob).
+        game = httpx.post(url + "/api/games", json={
+            "seats": [{"kind": "human"}] * 2, "clock": 1, "rated": True,
+            "player": ada["token"]}).json()
+        seat = httpx.post(f"{url}/api/games/{game['id']}/claim",
+                          json={"invite": game["invites"]["1"]}).json()
+        assert httpx.post(f"{url}/api/games/{game['id']}/player", json={
+            "token": seat["token"], "player": bob["token"]}).status_code == 200
+        deadline = time.monotonic() + 60
+        while not httpx.get(f"{url}/api/games/{game['id']}").json()["over"]:
+            assert time.monotonic() < deadline, "the game did not end"
+            time.sleep(0.2)
+        pages = []
+        for who, token in ((ada, game["token"]), (bob, seat["token"])):
+            page = _page(browser, url, "en-US")
+            page.evaluate("([p, k, t]) => { localStorage.setItem('spaghetti.player', p); "
+                          "localStorage.setItem(k, t); }",
+                          [json.dumps(who), f"spaghetti.token.{game['id']}", token])
+            page.goto(f"{url}/g/{game['id']}")
+            page.wait_for_selector("#result")
+            assert page.locator("#rematch").text_content() == "Rematch"
+            pages.append(page)
+        pages[0].click("#rematch")
+        pages[0].wait_for_url(re.compile(r"/g/(?!" + re.escape(game["id"]) + ")"))
+        new = pages[0].url.rsplit("/", 1)[1]
+        # Bob hears of it over his table's WebSocket.
+        pages[1].wait_for_function("document.querySelector('#rematch').textContent"
+                                   " === 'Join the rematch'")
+        assert "rematch is offered" in pages[1].locator("#toast").text_content()
+        pages[1].click("#rematch")
+        pages[1].wait_for_url(f"{url}/g/{new}")
+        for page in pages:
+            page.wait_for_function(
+                "document.querySelectorAll('.player .rating').length === 2")
+            names = [t.split(" · ")[0] for t in page.locator(".player .rating").all_text_contents()]
+            assert names == ["Ada", "Bob"]
+        assert pages[0].locator(".player small").first.text_content() == "You"
+        assert all(page.errors == [] for page in pages)
