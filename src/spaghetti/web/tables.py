@@ -269,7 +269,7 @@ class Table:
         """Who sits at seat ``i``, for everyone: its player's name and rating (a person's, or
         the fixed one of a computer level)."""
         person = self.people.get(i)
-        rated = (ratings.computer(x.get("difficulty", "easy")) if x["kind"] == COMPUTER
+        shown = (ratings.computer(x.get("difficulty", "easy")) if x["kind"] == COMPUTER
                  else person)
         return {"seat": i, "kind": self.kind(i), "difficulty": x.get("difficulty"),
                 "claimed": i in self.claimed or x["kind"] == COMPUTER,
@@ -277,8 +277,8 @@ class Table:
                 "flag_fell": bool(x.get("flag_fell")),
                 "player": person["id"] if person else None,
                 "name": person["name"] if person else None,
-                "rating": rated["rating"] if rated else None,
-                "provisional": rated["provisional"] if rated else None}
+                "rating": shown["rating"] if shown else None,
+                "provisional": shown["provisional"] if shown else None}
 
     def broadcast(self) -> None:
         """Queue for every connection its own view (one message per kind of viewer). Never
