@@ -147,7 +147,7 @@ def _setup(params: dict) -> tuple[dict, Game, list[str]]:
 
 class _Copied:
     """Holds an engine state for a pyspiel state. OpenSpiel clones a Python state by
-    deep-copying its attributes; the engine's own ``copy()`` does that ten times faster."""
+    deep-copying its attributes; the engine's own ``copy()`` does it about five times faster."""
 
     __slots__ = ("state",)
 
