@@ -202,6 +202,8 @@ def test_a_rated_game_between_people_moves_both_ratings(client):
     last = play_to_the_end(client, a["id"], {0: a["token"], 1: b["token"]}, seed=1)
     winner = last["view"]["winner"]
     after = [profile(client, ada), profile(client, bob)]
+    best = client.get("/api/lobby").json()["best"]
+    assert [p["rating"] for p in best] == sorted((p["rating"] for p in after), reverse=True)
     for seat, who in enumerate(after):
         assert who["games"] == 1
         done = who["finished"][0]
@@ -233,6 +235,8 @@ def test_a_rated_game_against_the_computer_leaves_the_computer_rating_fixed(clie
         assert last["seats"][1]["rating"] == shown  # fixed, whoever won
         ratings.append(profile(client, ada))
     assert [r["games"] for r in ratings] == [1, 2]
+    best = client.get("/api/lobby").json()["best"]
+    assert [(p["name"], p["rating"]) for p in best] == [("Ada", ratings[1]["rating"])]
     assert all(r["finished"][0]["before"] != r["finished"][0]["after"] for r in ratings)
     assert ratings[1]["finished"][0]["before"] == ratings[0]["rating"]
 
@@ -245,6 +249,7 @@ def test_an_unrated_game_is_listed_among_the_finished_games_and_moves_no_rating(
     play_to_the_end(client, game["id"], {0: game["token"]})
     seen = profile(client, ada)
     assert seen["rating"] == 1500 and seen["games"] == 0
+    assert client.get("/api/lobby").json()["best"] == []  # no rated game: not on the list
     assert [(g["game"], g["rated"], g["before"], g["others"]) for g in seen["finished"]] == [
         (game["id"], False, None, [{"seat": 1, "kind": "computer", "difficulty": "random",
                                     "name": None}])]

@@ -149,6 +149,7 @@ def test_a_rated_game_against_the_computer_shows_the_new_rating_and_the_rematch(
             line = page.locator("#finished li").first.text_content()
             assert ("won" in line or "lost" in line or "draw" in line) and "1500 → " in line
             assert page.locator("#me-rating").text_content() == after.split(" · ")[1]
+            assert page.locator("#best li.me").text_content().startswith(after.replace(" · ", " "))
             page.screenshot(path=str(ARTIFACTS / "lobby-finished.png"), full_page=True)
             page.locator("#finished li a").first.click()  # its replay
             page.wait_for_selector("#replay-board")

@@ -12,7 +12,7 @@ Routes (the protocol is documented in docs/web.md):
 - ``WS /ws/{id}?token=...&lang=...``: live play (a seat with its token; without, a spectator);
 - the lobby (:mod:`.lobby`): ``POST /api/players``, ``POST /api/players/me``,
   ``GET /api/players/{id}``: players, names, ratings, finished games; ``GET /api/lobby``: the
-  games waiting for people; ``POST /api/lobby/play``: play now; ``POST /api/games/{id}/join``,
+  games waiting for people and the best players; ``POST /api/lobby/play``: play now; ``POST /api/games/{id}/join``,
   ``/rematch``, ``/player``: take a free seat, the rematch, name a seat's player.
 """
 
@@ -259,7 +259,8 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
               methods=["POST"]),
         Route("/api/players/{pid}", lobby_route(
             lambda body, r: lobby.profile(r.path_params["pid"]), None)),
-        Route("/api/lobby", lobby_route(lambda body, r: {"open": lobby.open_games()}, None)),
+        Route("/api/lobby", lobby_route(lambda body, r: {"open": lobby.open_games(),
+                                                         "best": lobby.best()}, None)),
         Route("/api/lobby/play", lobby_route(lambda body, r: lobby.play_now(body), Seek),
               methods=["POST"]),
         Route("/api/games/{id}/join", lobby_route(

@@ -34,6 +34,8 @@ WAIT = 600
 LISTED = 50
 #: Seconds after which a listed game nobody has come back to leaves the list for good.
 FORGOTTEN = 24 * 3600
+#: Players on the list of the best.
+BEST = 20
 
 
 class Lobby:
@@ -83,6 +85,10 @@ class Lobby:
                              "before": ratings.shown(r["before"]) if rated else None,
                              "after": ratings.shown(r["after"]) if rated else None})
         return {**ratings.public(row), "finished": finished}
+
+    def best(self) -> list[dict]:
+        """The best players by rating (those with a rated game finished), best first."""
+        return [ratings.public(row) for row in self.store.best(BEST)]
 
     def sit(self, game_id: str, req: Sit) -> dict:
         """Name the player of the seat ``req.token`` holds (a seat claimed by an invite link):
@@ -260,4 +266,4 @@ class Lobby:
             table.people = self.hall.people(table.id)
 
 
-__all__ = ["LISTED", "Lobby", "WAIT"]
+__all__ = ["BEST", "FORGOTTEN", "LISTED", "Lobby", "WAIT"]

@@ -187,6 +187,14 @@ class Store:
                                    (digest(token),)).fetchone()
         return None if row is None else self.player(row[0])
 
+    def best(self, limit: int) -> list[dict]:
+        """The players with at least one rated game, highest ``mu`` first."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, name, mu, sigma, rated FROM players "
+                                    "WHERE rated > 0 ORDER BY mu DESC, created LIMIT ?",
+                                    (limit,)).fetchall()
+        return [dict(zip(("id", "name", "mu", "sigma", "rated"), r)) for r in rows]
+
     def rename(self, player_id: str, name: str) -> None:
         with self._lock:
             self._db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))

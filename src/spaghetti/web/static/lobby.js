@@ -16,6 +16,7 @@ Object.assign(UI.en, {
   "lobby.ratedGame": "Rated game (needs your name; no seed)", "lobby.rematch": "Rematch",
   "lobby.joinRematch": "Join the rematch", "lobby.toRematch": "Go to the rematch",
   "lobby.watchRematch": "Watch the rematch", "lobby.offered": "A rematch is offered: join it at the end of the table.",
+  "lobby.best": "Best players", "lobby.noBest": "(no rated game yet)", "lobby.games": "rated games: {n}",
   "lobby.yours": "your table", "lobby.vs": "against", "lobby.listed": "Open to anyone in the lobby (the seats of people)", "lobby.players": "{n} players", "lobby.level": "level {n}",
   "lobby.ratingNote": "Ratings: 1500 to start, ? while provisional (fewer than 5 rated games); the computer's are fixed.",
 });
@@ -31,6 +32,7 @@ Object.assign(UI.ja, {
   "lobby.ratedGame": "レート戦（名前が必要・シードなし）", "lobby.rematch": "再戦",
   "lobby.joinRematch": "再戦に参加", "lobby.toRematch": "再戦のテーブルへ",
   "lobby.watchRematch": "再戦を観戦", "lobby.offered": "再戦の申し込みがあります。テーブルの下の「再戦に参加」からどうぞ。",
+  "lobby.best": "上位のプレイヤー", "lobby.noBest": "(まだレート戦はありません)", "lobby.games": "レート戦{n}局",
   "lobby.yours": "あなたのテーブル", "lobby.vs": "相手:", "lobby.listed": "ロビーで誰でも参加できるようにする（人の席）", "lobby.players": "{n}人", "lobby.level": "レベル{n}",
   "lobby.ratingNote": "レーティング: 最初は1500、レート戦5局未満は「?」付きの暫定値。コンピュータの値は固定です。",
 });
@@ -55,6 +57,7 @@ function lobbyPanel() {
   const nameBox = el("div", { class: "row", id: "name-box" });
   const openList = el("ul", { class: "open-games", id: "open-games", "aria-live": "polite" });
   const finished = el("ul", { class: "finished", id: "finished" });
+  const best = el("ol", { class: "best", id: "best" });
   const pick = (values, id, label) => el("label", {}, w(label), " ",
     el("select", { id }, values.map(([v, text]) => el("option", { value: v }, text))));
   const variants = META.variants.map((x) => [x, gameTitle(x)]);
@@ -79,6 +82,7 @@ function lobbyPanel() {
     el("p", { class: "muted small" }, w("lobby.playNowHint")),
     el("h3", {}, w("lobby.open")), openList,
     el("h3", {}, w("lobby.finished")), finished,
+    el("h3", {}, w("lobby.best")), best,
     el("p", { class: "muted small" }, w("lobby.ratingNote")));
 
   function drawName(editing) {
@@ -132,7 +136,10 @@ function lobbyPanel() {
     if (!box.isConnected) { clearInterval(lobbyPanel.timer); return; }
     const p = me();
     try {
-      const { open } = await api("GET", "/api/lobby");
+      const { open, best: top } = await api("GET", "/api/lobby");
+      best.replaceChildren(...(top.length ? top.map((q) => el("li", { class: p && q.id === p.id ? "me" : null },
+        el("span", {}, q.name), " ", el("span", { class: "rating" }, ratingText(q.rating, q.provisional)),
+        el("span", { class: "muted" }, ` · ${w("lobby.games").replace("{n}", q.games)}`))) : [el("li", { class: "muted" }, w("lobby.noBest"))]));
       openList.replaceChildren(...(open.length ? open.map((g) => {
         const mine = !!localStorage.getItem(`spaghetti.token.${g.id}`);
         return el("li", { "data-game": g.id },
