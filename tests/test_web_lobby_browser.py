@@ -199,7 +199,8 @@ def test_a_rematch_asked_for_at_one_table_is_offered_at_the_other(tmp_path, brow
         for page in pages:
             page.wait_for_function(
                 "document.querySelectorAll('.player .rating').length === 2")
-            names = [t.split(" · ")[0] for t in page.locator(".player .rating").all_text_contents()]
+            shown = page.locator(".player .rating").all_text_contents()
+            names = [t.split(" · ")[0] for t in shown]
             assert names == ["Ada", "Bob"]
         assert pages[0].locator(".player small").first.text_content() == "You"
         assert all(page.errors == [] for page in pages)

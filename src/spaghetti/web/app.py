@@ -12,8 +12,9 @@ Routes (the protocol is documented in docs/web.md):
 - ``WS /ws/{id}?token=...&lang=...``: live play (a seat with its token; without, a spectator);
 - the lobby (:mod:`.lobby`): ``POST /api/players``, ``POST /api/players/me``,
   ``GET /api/players/{id}``: players, names, ratings, finished games; ``GET /api/lobby``: the
-  games waiting for people and the best players; ``POST /api/lobby/play``: play now; ``POST /api/games/{id}/join``,
-  ``/rematch``, ``/player``: take a free seat, the rematch, name a seat's player.
+  games waiting for people and the best players; ``POST /api/lobby/play``: play now;
+  ``POST /api/games/{id}/join``, ``/rematch``, ``/player``: take a free seat, the rematch,
+  name a seat's player.
 """
 
 from __future__ import annotations
