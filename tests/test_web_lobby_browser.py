@@ -145,7 +145,7 @@ def test_a_rated_game_against_the_computer_shows_the_new_rating_and_the_rematch(
             assert not summary["over"] and summary["seats"][0]["name"] == "Ada"
 
             page.goto(url + "/")
-            page.wait_for_selector("#finished li a")
+            page.wait_for_selector("#finished li a", timeout=2_500)  # at once, not at a refresh
             line = page.locator("#finished li").first.text_content()
             assert ("won" in line or "lost" in line or "draw" in line) and "1500 → " in line
             assert page.locator("#me-rating").text_content() == after.split(" · ")[1]

@@ -132,8 +132,9 @@ function lobbyPanel() {
     return `${s.name || w("person")} ${ratingText(s.rating, s.provisional)}`.trim();
   }
 
+  let timer = null;
   async function refresh() {
-    if (!box.isConnected) { clearInterval(lobbyPanel.timer); return; }
+    if (!box.isConnected) { clearInterval(timer); return; }
     const p = me();
     try {
       const { open, best: top } = await api("GET", "/api/lobby");
@@ -169,9 +170,9 @@ function lobbyPanel() {
   }
 
   drawName(false);
-  refresh();
-  clearInterval(lobbyPanel.timer);
-  lobbyPanel.timer = setInterval(refresh, LOBBY_REFRESH);
+  setTimeout(refresh);  // once the panel is on the page
+  clearInterval(lobbyPanel.timer);  // a panel drawn before this one (e.g. in the other language)
+  timer = lobbyPanel.timer = setInterval(refresh, LOBBY_REFRESH);
   return box;
 }
 
