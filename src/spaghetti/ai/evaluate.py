@@ -75,14 +75,25 @@ def upcoming_turns(state: State, limit: int = SOON_TURNS) -> list[tuple[int, int
     return turns[:limit]
 
 
-def terms(state: State, seat: int) -> dict[str, float]:
-    """The unweighted terms of the evaluation (each roughly in [-1, 1]), for reading and tests."""
-    game = state.game
+def _hurts(kind) -> bool:
+    """Does a card of this kind damage a player? (Read once per kind: kinds are immutable.)"""
+    found = _HURTS.get(kind)
+    if found is None:
+        found = _HURTS[kind] = any(s.action == "damage" for s in kind.effect)
+    return found
+
+
+_HURTS: dict = {}
+
+
+def _quantities(state: State) -> dict[str, list[float]]:
+    """Each term's quantity for every seat, before the differences: computed once a position,
+    however many seats are judged."""
     players = state.players
     alive = state.alive
-    lives = [max(life, 0) if alive[p] else 0 for p, life in enumerate(state.lives)]
-    flags = [state.on_board[p] + state.hand[p] for p in range(players)]
-    heads = [0] * players
+    lives = [float(max(life, 0)) if alive[p] else 0.0 for p, life in enumerate(state.lives)]
+    flags = [float(state.on_board[p] + state.hand[p]) for p in range(players)]
+    heads = [0.0] * players
     for c in range(len(state.kinds)):
         owners = state.owners(c)
         if owners:
@@ -91,17 +102,27 @@ def terms(state: State, seat: int) -> dict[str, float]:
     weight = 1.0
     kinds = state.kinds
     for owner, card in upcoming_turns(state):
-        hurts = any(s.action == "damage" for s in kinds[card].effect)
-        soon[owner] += weight * (HURTS if hurts else 1.0)
+        soon[owner] += weight * (HURTS if _hurts(kinds[card]) else 1.0)
         weight *= SOON_DECAY
-    cards = max(len(state.kinds), 1)
-    return {
-        "life": _diff(lives, seat, alive) / game.life,
-        "flags": _diff(flags, seat, alive) / game.flags_placed,
-        "supply": _diff(state.supply, seat, alive) / max(game.supply, 1),
-        "heads": _diff(heads, seat, alive) / cards,
-        "soon": _diff(soon, seat, alive) / HURTS,
-    }
+    return {"life": lives, "flags": flags, "supply": [float(x) for x in state.supply],
+            "heads": heads, "soon": soon}
+
+
+def _scales(state: State) -> dict[str, float]:
+    game = state.game
+    return {"life": game.life, "flags": game.flags_placed, "supply": max(game.supply, 1),
+            "heads": max(len(state.kinds), 1), "soon": HURTS}
+
+
+def terms(state: State, seat: int) -> dict[str, float]:
+    """The unweighted terms of the evaluation (each roughly in [-1, 1]), for reading and tests."""
+    return _terms(_quantities(state), _scales(state), seat, state.alive)
+
+
+def _terms(quantities: dict[str, list[float]], scales: dict[str, float], seat: int,
+           alive) -> dict[str, float]:
+    return {name: _diff(values, seat, alive) / scales[name]
+            for name, values in quantities.items()}
 
 
 WEIGHTS = {"life": W_LIFE, "flags": W_FLAGS, "supply": W_SUPPLY, "heads": W_HEADS,
@@ -120,12 +141,17 @@ def evaluate(state: State, seat: int) -> float:
         return state.returns()[seat]
     if not state.alive[seat]:
         return -1.0  # out of the game (3+ players): nothing left to win
-    x = sum(WEIGHTS[name] * value for name, value in terms(state, seat).items())
-    return SCALE * math.tanh(x)
+    return _squash(terms(state, seat))
+
+
+def _squash(named: dict[str, float]) -> float:
+    return SCALE * math.tanh(sum(WEIGHTS[name] * value for name, value in named.items()))
 
 
 def evaluate_all(state: State) -> list[float]:
     """``evaluate`` for every seat: the vector MCTS backs up at a playout cut-off."""
     if state.is_over:
         return state.returns()
-    return [evaluate(state, p) for p in range(state.players)]
+    quantities, scales, alive = _quantities(state), _scales(state), state.alive
+    return [_squash(_terms(quantities, scales, p, alive)) if alive[p] else -1.0
+            for p in range(state.players)]
