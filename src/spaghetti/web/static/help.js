@@ -23,9 +23,9 @@ const CardHelp = {
     const content = card.dataset.card ? cardHelp(card.dataset.card) : null;
     if (!content) return CardHelp.hide();
     if (!CardHelp.box) {
-      // outside #main, whose children the pages watch and replace
+      // in the main landmark but beside #main, whose children every drawing replaces
       CardHelp.box = el("div", { id: "card-help", role: "tooltip" });
-      document.body.append(CardHelp.box);
+      main().after(CardHelp.box);
     }
     if (CardHelp.owner && CardHelp.owner !== card) CardHelp.owner.removeAttribute("aria-describedby");
     CardHelp.owner = card;

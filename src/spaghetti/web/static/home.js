@@ -21,11 +21,11 @@ function homePage() {
     seatBox.innerHTML = "";
     for (let s = 0; s < Number(players.value); s++) {
       const [k, d] = kept[s] || [s === 0 ? "you" : "computer", "easy"];
-      const kind = el("select", { class: "kind", name: `seat${s}` },
+      const kind = el("select", { class: "kind", name: `seat${s}`, "aria-label": colourName(s) },
         el("option", { value: "you" }, w("you")), el("option", { value: "human" }, w("person")),
         el("option", { value: "computer" }, w("computer")));
       kind.value = k;
-      const diff = el("select", { class: "diff", name: `diff${s}` },
+      const diff = el("select", { class: "diff", name: `diff${s}`, "aria-label": `${colourName(s)} · ${w("difficulty")}` },
         META.difficulties.map((x) => el("option", { value: x }, w(x))));
       diff.value = d;
       const sync = () => { diff.disabled = kind.value !== "computer"; };
@@ -115,7 +115,8 @@ function homePage() {
       replayPage(data, null, () => { history.pushState({}, "", "/"); route(); }, text);
     } catch (e) { toast(e.message); }
   });
-  const openPanel = el("div", { class: "panel" }, el("h2", {}, w("openRecord")), el("p", {}, w("openHint")), file,
+  const openPanel = el("div", { class: "panel" }, el("h2", {}, w("openRecord")),
+    el("p", {}, el("label", { for: "record-file" }, w("openHint"))), file,
     el("p", {}, el("a", { href: "/puzzle", id: "puzzle-link" }, w("puzzle"))));
   const mine = el("ul", { class: "my-games", id: "my-games" });
   const gamesPanel = el("div", { class: "panel" }, el("h2", {}, w("yourGames")), mine);
