@@ -192,8 +192,8 @@ function ratedFields() {
 
 // ------------------------------------------------------------------ at the live table
 
-// The table page draws itself anew for every state message (table.js); after each drawing the
-// names and ratings, the rated mark and the rematch are added here.
+// The table page draws itself anew for every state message; drawTableNow (table.js) calls this
+// on each drawing, to add the names and ratings, the rated mark and the rematch.
 function decorateTable(t) {
   const m = t.msg;
   const p = me();
@@ -226,7 +226,3 @@ function decorateTable(t) {
   }
   if (action) result.after(el("div", { class: "buttons rematch" }, action));
 }
-
-new MutationObserver(() => {
-  if (live && live.msg && !live.closed && document.querySelector("#main > .table")) decorateTable(live);
-}).observe(document.getElementById("main"), { childList: true });

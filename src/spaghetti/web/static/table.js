@@ -166,6 +166,7 @@ function drawTableNow(t) {
   }
   links.append(linkRow(w("watchLink"), `${location.origin}/g/${t.id}`));
   main().replaceChildren(el("div", { class: "table" }, el("div", { class: "left" }, guidePanel(t), status, board), side), links);
+  decorateTable(t);  // the players' names and ratings, the rematch (lobby.js)
   log.scrollTop = log.scrollHeight;  // the newest move in view
   tickClock(t);
 }
