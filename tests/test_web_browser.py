@@ -142,7 +142,8 @@ def _scenario(page, url: str) -> None:
     page.goto(url + "/")
     page.wait_for_selector(f"#my-games a[href='/g/{game_id}']")  # this browser's games
     page.set_input_files("#record-file", path)
-    page.wait_for_selector("#replay-board .card")
+    page.wait_for_function("(n) => document.querySelector('#replay-counter')?.textContent"
+                           " === `move ${n} of ${n}`", arg=total)  # at its end, as above
     assert page.locator("#replay-slider").get_attribute("max") == str(total)
     assert page.locator("#replay-result").text_content() == result
     assert not errors, errors
