@@ -1,9 +1,13 @@
 """Play in the browser: ``spaghetti serve`` (Starlette + uvicorn, WebSockets, SQLite).
 
-- :mod:`.store`: the games in one SQLite file;
+- :mod:`.store`: the games and the players in one SQLite file;
+- :mod:`.ratings`: the players' ratings; :mod:`.tips`: the rulebooks' advice on each card;
+- :mod:`.schemas`: what a client may send;
 - :mod:`.tables`: the games in play, who may see and do what, computer players;
+- :mod:`.lobby`: players, the games waiting for people, play now, rematches, results;
+- :mod:`.puzzles`: the puzzle page;
 - :mod:`.app`: the HTTP routes and the WebSocket protocol (docs/web.md);
-- ``static/``: the page (plain HTML, CSS and JavaScript).
+- ``static/``: the page (plain HTML, CSS and JavaScript; docs/architecture.md lists its files).
 """
 
 from .app import create_app
