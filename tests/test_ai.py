@@ -13,6 +13,7 @@ import spaghetti
 from spaghetti.core import notation as N
 from spaghetti import records
 from spaghetti.ai import (LEVELS, GreedyPlayer, MCTSPlayer, Player, RandomPlayer, make_player)
+from spaghetti.ai.alphabeta import WIN_DELAY, AlphaBetaPlayer
 from spaghetti.ai.arena import MatchResult, GameResult, elo, play_game, play_match, wilson
 from spaghetti.ai.evaluate import evaluate, evaluate_all, terms
 from spaghetti.cli.main import cli
@@ -38,6 +39,8 @@ class Checked:
 def small(kind: str, seed: int):
     if kind == "greedy":
         return GreedyPlayer(seed, max_nodes=300)
+    if kind == "alphabeta":
+        return AlphaBetaPlayer(max_nodes=300, seed=seed)
     if kind == "mcts":
         return MCTSPlayer(iterations=15, seed=seed)
     return RandomPlayer(seed)
@@ -47,7 +50,7 @@ def small(kind: str, seed: int):
 
 
 @pytest.mark.parametrize("level,players", [(1, 2), (2, 2), (3, 2), (2, 3), (3, 4)])
-@pytest.mark.parametrize("kind", ["greedy", "mcts"])
+@pytest.mark.parametrize("kind", ["greedy", "alphabeta", "mcts"])
 def test_every_player_chooses_a_legal_option_over_whole_games(kind, level, players):
     seed = level * 10 + players
     seats = [Checked(small(kind if s % 2 == 0 else "random", seed + s)) for s in range(players)]
@@ -60,7 +63,8 @@ def test_players_meet_the_protocol_and_make_player_levels():
     for level in LEVELS:
         assert isinstance(make_player(level, 1), Player)
     assert isinstance(make_player("easy", 1), GreedyPlayer)
-    assert isinstance(make_player("hard", 1), MCTSPlayer)
+    assert isinstance(make_player("normal", 1), AlphaBetaPlayer)
+    assert isinstance(make_player("hard", 1), AlphaBetaPlayer)
     with pytest.raises(ValueError):
         make_player("grandmaster", 1)
 
@@ -136,6 +140,87 @@ def test_greedy_takes_every_immediate_win_found_in_random_games():
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
     assert found >= 10  # these 12 games hold 31 such positions
+
+
+# ------------------------------------------------------------------------- alpha-beta
+
+
+def reference(state, seat, depth, ply=1):
+    """Plain minimax (two players) or max-n (more), no pruning, with the search's conventions:
+    forced decisions are free, a win is worth a little less the later it comes. The values of
+    every seat."""
+    if state.is_over:
+        return [(r - WIN_DELAY * ply if r > 0 else r + WIN_DELAY * ply)
+                for r in state.returns()]
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return reference(after(state, legal[0]), seat, depth, ply + 1)
+    if depth <= 0:
+        return evaluate_all(state)
+    children = [reference(after(state, a), seat, depth - 1, ply + 1) for a in legal]
+    mover = state.to_move
+    if state.players == 2 and mover != seat:  # zero-sum: the other seat minimises seat's value
+        return min(children, key=lambda v: v[seat])
+    return max(children, key=lambda v: v[mover])
+
+
+def after(state, action):
+    child = state.copy()
+    child.apply_action(action)
+    return child
+
+
+def midgame(level, players, seed, decisions):
+    rng = random.Random(seed)
+    state = spaghetti.new_game(level, players, seed=seed)
+    for _ in range(decisions):
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_alphabeta_finds_the_value_of_plain_minimax_or_max_n(players):
+    # Pruning and the move-ordering table must not change the best option's value.
+    checked = 0
+    for seed in range(12):
+        state = midgame(2, players, seed, 30 + seed)
+        if state.is_over or len(state.legal_actions()) < 2:
+            continue
+        seat = state.to_move
+        for depth in (1, 2, 3):
+            player = AlphaBetaPlayer(max_nodes=10**6, seed=1)
+            player._nodes, player._best, player._deadline = 0, {}, None
+            found = player._root(state, seat, list(state.legal_actions()), depth, {})
+            want = max(reference(after(state, a), seat, depth - 1)[seat]
+                       for a in state.legal_actions())
+            assert max(found.values()) == pytest.approx(want), (seed, depth)
+            checked += 1
+    assert checked >= 15
+
+
+def test_alphabeta_takes_the_immediate_win_in_a_built_position():
+    program = ["Bug", "ForkBomb", "AddFlag", "MoveFlag", "RemoveFlag"]
+    state = setup(1, 2, program, [[0, 1, 2, 3], [0, 1, 2, 4]], ["run", "player 1", "pass"])
+    state.lives[1] = 2
+    for seed in range(3):
+        s = state.copy()
+        player = AlphaBetaPlayer(max_nodes=2000, seed=seed)
+        while not s.is_over and s.to_move == 0:
+            s.apply(player.choose(s))
+        assert s.winner == 0
+
+
+def test_alphabeta_deepens_while_the_budget_allows_and_replays_by_seed():
+    state = midgame(3, 2, 4, 40)
+    small_budget, big_budget = AlphaBetaPlayer(max_nodes=200, seed=2), \
+        AlphaBetaPlayer(max_nodes=20_000, seed=2)
+    small_budget.choose(state), big_budget.choose(state)
+    assert big_budget.last_depth > small_budget.last_depth >= 1
+    assert AlphaBetaPlayer(max_nodes=3000, seed=9).choose(state) == \
+        AlphaBetaPlayer(max_nodes=3000, seed=9).choose(state)
 
 
 # ------------------------------------------------------------------------- MCTS

@@ -4,13 +4,18 @@
 
 - ``random``: uniformly random legal options;
 - ``easy``: :class:`GreedyPlayer`, one ply of its own decisions judged by the evaluation;
-- ``normal``: :class:`MCTSPlayer` with 2,000 iterations (about half a second a decision);
-- ``hard``: :class:`MCTSPlayer` with 20,000 iterations (about 3 to 6 seconds a decision);
+- ``normal``: :class:`AlphaBetaPlayer`, the replies seen too, within 20,000 positions (about
+  half a second a decision, never more than one);
+- ``hard``: :class:`AlphaBetaPlayer` within 200,000 positions (never more than five seconds);
 - ``perfect``: :class:`PerfectPlayer`, the exact solver's move wherever it proves one within a
   budget of positions (the end of a game, or a whole level-1 game once the solver reaches it),
   ``hard`` elsewhere and wherever the game hides something.
 
-Budgets are iteration counts rather than seconds, so a seeded game replays exactly.
+Budgets are counts of positions rather than seconds, so a seeded game replays exactly; the
+seconds are a cap that only a slow or busy machine meets (then a game may not replay). How much
+stronger each level is than the one below is measured by ``benchmarks/ladder.py`` and published
+in docs/performance.md. :class:`MCTSPlayer` gives the hints and the analysis (it says how often
+it tried each option and how each fared).
 """
 
 from typing import Protocol, runtime_checkable
@@ -25,13 +30,14 @@ class Player(Protocol):
     def choose(self, state: State) -> str: ...
 
 
+from .alphabeta import AlphaBetaPlayer  # noqa: E402
 from .greedy import GreedyPlayer  # noqa: E402
 from .mcts import MCTSPlayer  # noqa: E402
 from .perfect import PerfectPlayer  # noqa: E402
 from .random_player import RandomPlayer  # noqa: E402
 
-NORMAL_ITERATIONS = 2000
-HARD_ITERATIONS = 20000
+NORMAL_NODES, NORMAL_SECONDS = 20_000, 1.0
+HARD_NODES, HARD_SECONDS = 200_000, 5.0
 LEVELS = ("random", "easy", "normal", "hard", "perfect")
 
 
@@ -46,13 +52,13 @@ def make_player(level: str, seed: int | None = None) -> Player:
     if level == "easy":
         return GreedyPlayer(seed)
     if level == "normal":
-        return MCTSPlayer(iterations=NORMAL_ITERATIONS, seed=seed)
+        return AlphaBetaPlayer(max_nodes=NORMAL_NODES, seconds=NORMAL_SECONDS, seed=seed)
     if level == "hard":
-        return MCTSPlayer(iterations=HARD_ITERATIONS, seed=seed)
+        return AlphaBetaPlayer(max_nodes=HARD_NODES, seconds=HARD_SECONDS, seed=seed)
     if level == "perfect":
-        return PerfectPlayer(seed=seed, iterations=HARD_ITERATIONS)
+        return PerfectPlayer(seed=seed, fallback_nodes=HARD_NODES, fallback_seconds=HARD_SECONDS)
     raise ValueError(f"unknown difficulty {level!r}: one of {', '.join(LEVELS)}")
 
 
-__all__ = ["GreedyPlayer", "LEVELS", "MCTSPlayer", "PerfectPlayer", "Player", "RandomPlayer",
+__all__ = ["AlphaBetaPlayer", "GreedyPlayer", "LEVELS", "MCTSPlayer", "PerfectPlayer", "Player", "RandomPlayer",
            "make_player"]

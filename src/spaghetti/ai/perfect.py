@@ -7,7 +7,7 @@ proven win is never let go, a proven draw never lost. Where the budget runs out,
 loses against perfect play (then the hope is an imperfect opponent), it plays as ``hard``.
 
 The solver sees everything, so in games that hide something (instant cards, face-down cards) the
-perfect player does not use it: it would peek. There it is ``hard`` MCTS, which never does.
+perfect player does not use it: it would peek. There it plays as ``hard``, which never does.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..core import notation as N
 from ..core.state import State
 from .base import ActionPlayer
-from .mcts import MCTSPlayer
+from .alphabeta import AlphaBetaPlayer
 
 SOLVER_NODES = 200_000  # about 1-3 s of search a decision
 #: The time a hint's solver may search for a proof before the hint falls back to MCTS. A time,
@@ -63,13 +63,14 @@ class PerfectPlayer(ActionPlayer):
 
     >>> import spaghetti
     >>> state = spaghetti.new_game(seed=1)
-    >>> PerfectPlayer(seed=5, iterations=30, max_nodes=1000).choose(state) in state.legal()
+    >>> PerfectPlayer(seed=5, fallback_nodes=300, max_nodes=1000).choose(state) in state.legal()
     True
     """
 
-    def __init__(self, seed: int | None = None, iterations: int = 20000,
-                 max_nodes: int = SOLVER_NODES):
-        self.fallback = MCTSPlayer(iterations=iterations, seed=seed)
+    def __init__(self, seed: int | None = None, fallback_nodes: int = 200_000,
+                 fallback_seconds: float | None = None, max_nodes: int = SOLVER_NODES):
+        self.fallback = AlphaBetaPlayer(max_nodes=fallback_nodes, seconds=fallback_seconds,
+                                        seed=seed)
         self.rng = self.fallback.rng
         self.max_nodes = max_nodes
         self.proven = 0  # decisions played from a proof, for benchmarks

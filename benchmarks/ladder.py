@@ -1,0 +1,144 @@
+"""Benchmark: the ladder of computer players, each level against the one below.
+
+    python benchmarks/ladder.py [--setup 1x2 --setup 3x2 --setup 3x3 --setup 3x4]
+                                [--pairs random-easy,easy-normal,normal-hard,hard-perfect]
+                                [--deals 20] [--workers 2] [--out benchmarks/results/ladder.jsonl]
+
+A pairing X-Y at a setup (level x players) is played over ``--deals`` deals (seed 1000 + i),
+each deal once per seating of X and Y: with 2 players X sits first and second; with 3 players
+every seating of one X and two Y and of two X and one Y; with 4 players every seating of two X
+and two Y. So each side holds the same seats equally often, and a game counts for X when an X
+wins it (a draw: a half), for Y when a Y does; equal players score 50 %.
+
+Every game is one line of the ``--out`` file (JSON), written as it ends, so a run that is
+stopped goes on where it was when started again with the same arguments. At the end (and with
+``--report`` alone, without playing) it prints a Markdown table: games, X's score with its 95 %
+Wilson interval, the Elo difference it implies, each level's Elo over ``random`` at that setup
+(the sum of the steps below it), and the think time of each side per decision that had a
+choice (mean and the slowest).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import pathlib
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from rich.progress import Progress  # noqa: E402
+
+from spaghetti.ai import make_player  # noqa: E402
+from spaghetti.ai.arena import elo, wilson  # noqa: E402
+from spaghetti.core.game import Game  # noqa: E402
+
+SETUPS = ("1x2", "3x2", "3x3", "3x4")
+PAIRS = ("random-easy", "easy-normal", "normal-hard", "hard-perfect")
+
+
+def seatings(players: int) -> list[tuple[bool, ...]]:
+    """Every seating of X (True) and Y with each side holding each seat equally often."""
+    if players == 2:
+        return [(True, False), (False, True)]
+    sizes = (2,) if players == 4 else range(1, players)
+    return [tuple(s in xs for s in range(players))
+            for k in sizes for xs in itertools.combinations(range(players), k)]
+
+
+def play(job: dict) -> dict:
+    """One game; its result and each side's think times."""
+    level, players = job["level"], job["players"]
+    x, y, seating, deal = job["x"], job["y"], job["seating"], job["deal"]
+    state = Game(level=level, players=players).new_state(seed=deal)
+    seats = [make_player(x if is_x else y, deal * 10 + s) for s, is_x in enumerate(seating)]
+    think: dict[str, list[float]] = {"x": [], "y": []}
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        choice = len(state.legal_actions()) > 1
+        start = time.perf_counter()
+        option = seats[seat].choose(state)
+        if choice:
+            think["x" if seating[seat] else "y"].append(time.perf_counter() - start)
+        state.apply(option)
+    w = state.winner
+    score = 0.5 if w is None else 1.0 if seating[w] else 0.0
+    return {**job, "score": score, "decisions": len(state.history), "think": think}
+
+
+def key(job: dict) -> tuple:
+    return (job["level"], job["players"], job["x"], job["y"], job["deal"], tuple(job["seating"]))
+
+
+def report(rows: list[dict], setups: list[tuple[int, int]], pairs: list[tuple[str, str]]) -> str:
+    lines = ["| level | players | pairing | games | score of the first | Wilson 95 % | Elo step "
+             "| Elo over random | think mean / max (first) | think mean / max (second) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for level, players in setups:
+        ladder = 0.0
+        for x, y in pairs:
+            games = [r for r in rows if (r["level"], r["players"], r["x"], r["y"])
+                     == (level, players, x, y)]
+            if not games:
+                continue
+            n = len(games)
+            score = sum(g["score"] for g in games)
+            lo, hi = wilson(score, n)
+            step = elo(score / n)
+            ladder += step
+
+            def times(side: str) -> str:
+                t = [v for g in games for v in g["think"][side]]
+                return f"{sum(t) / len(t):.2f} / {max(t):.2f} s" if t else "-"
+
+            lines.append(f"| {level} | {players} | {x} > {y} | {n} | {score / n:.0%} | "
+                         f"{lo:.0%}-{hi:.0%} | {step:+.0f} | {x}: {ladder:+.0f} | {times('x')} "
+                         f"| {times('y')} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--setup", action="append", help="LEVELxPLAYERS, repeatable "
+                        f"(default: {' '.join(SETUPS)})")
+    parser.add_argument("--pairs", default=",".join(PAIRS),
+                        help="pairings X-Y, comma-separated (X is the level above)")
+    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "ladder.jsonl"))
+    parser.add_argument("--report", action="store_true", help="only print the table")
+    args = parser.parse_args()
+    setups = [tuple(int(v) for v in s.lower().split("x")) for s in (args.setup or SETUPS)]
+    pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]
+    for x, y in pairs:
+        make_player(x), make_player(y)  # an unknown level fails here, before any game
+    out = pathlib.Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rows = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+    done = {key(r) for r in rows}
+    jobs = [{"level": level, "players": players, "x": x, "y": y, "deal": 1000 + d,
+             "seating": list(seating)}
+            for (level, players) in setups for (x, y) in pairs
+            for d in range(args.deals) for seating in seatings(players)]
+    todo = [j for j in jobs if key(j) not in done]
+    if todo and not args.report:
+        with ProcessPoolExecutor(args.workers) as pool, Progress() as progress, \
+                out.open("a") as sink:
+            task = progress.add_task("ladder games", total=len(todo))
+            for future in as_completed([pool.submit(play, j) for j in todo]):
+                row = future.result()
+                rows.append(row)
+                sink.write(json.dumps(row) + "\n")
+                sink.flush()
+                progress.advance(task)
+    wanted = {key(j) for j in jobs}
+    print(report([r for r in rows if key(r) in wanted], setups, pairs))
+
+
+if __name__ == "__main__":
+    main()
