@@ -320,6 +320,12 @@ def test_cli_play_against_easy_to_the_end(tmp_path):
     assert result.exit_code == 0, result.output
     assert "wins" in result.stdout and "unfinished" not in result.stdout
     assert records.loads(save.read_text()).is_over
+    assert "easy: its own move only" in result.stdout  # the difficulty, described as measured
+
+
+def test_cli_play_describes_the_difficulty_in_japanese():
+    result = run("play", "--vs", "hard", "--seed", "3", "--lang", "ja", input="quit\n")
+    assert "つよい: さらに深く読む（1手5秒以内）" in result.stdout
 
 
 def test_cli_hint_prints_an_option():

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from rich.console import Console
 
 import spaghetti
+from textual.widgets import Static
 from spaghetti import records
 from spaghetti.ai import RandomPlayer
 from spaghetti.cli.changes import changes
@@ -184,6 +185,18 @@ def test_resizing_rearranges_the_cards():
             assert len({box.region.y for box in app.query(CardBox)}) == 1
 
     asyncio.run(play())
+
+
+def test_the_top_line_describes_the_computers_difficulty():
+    state = spaghetti.new_game(1, 2, seed=3)
+    app = GameApp(Setup(state, [None, RandomPlayer(3)], 3, "normal"), lang="ja")
+
+    async def play() -> str:
+        async with app.run_test(size=(200, 40)) as pilot:
+            await settle(pilot, app)
+            return str(app.query_one("#top", Static).render())
+
+    assert "ふつう: 相手の応手も読む" in asyncio.run(play())
 
 
 # ------------------------------------------------------------------ choosing, reviewing, hints

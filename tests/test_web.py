@@ -390,6 +390,9 @@ def test_meta_lists_cards_in_both_languages_and_every_option(client):
     assert meta["cards"]["Bug"]["name"] == {"en": "Bug", "ja": "バグ"}
     assert set(meta["options"]) >= {"placement_order", "stalemate", "memory"}
     assert "easy" in meta["difficulties"]
+    words = meta["difficulty_words"]
+    assert set(words) == set(meta["difficulties"])
+    assert "1 s" in words["normal"]["en"] and "1手1秒" in words["normal"]["ja"]
     page = client.get("/g/whatever")
     assert page.status_code == 200 and "common.js" in page.text
     assert client.get("/static/common.js").status_code == 200

@@ -31,6 +31,15 @@ COLOURS = (
 _STRINGS: dict[str, tuple[str, str]] = {
     # (English, Japanese)
     "level": ("level {n}", "レベル{n}"),
+    # The computer's difficulties, as the ladder (docs/performance.md) measures them.
+    "ai.random": ("random: any legal option", "ランダム: 合法な手から無作為"),
+    "ai.easy": ("easy: its own move only, at once; beats random", "やさしい: 自分の手だけを読む（即答）。ランダムに勝つ"),
+    "ai.normal": ("normal: reads the replies too, under 1 s a move; beats easy",
+                  "ふつう: 相手の応手も読む（1手1秒以内）。やさしいに勝つ"),
+    "ai.hard": ("hard: reads deeper, under 5 s a move; beats normal",
+                "つよい: さらに深く読む（1手5秒以内）。ふつうに勝つ"),
+    "ai.perfect": ("perfect: the solver's proven move where it finds one, else as hard",
+                   "完全: ソルバーが証明した手を指す（見つからなければ「つよい」と同じ）"),
     "players_n": ("{n} players", "{n}人"),
     "seed": ("seed {n}", "シード {n}"),
     "move_no": ("move {n}", "{n}手目"),

@@ -255,6 +255,8 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
         raise SetupError(f"--seat {seat}: the seats of a {players}-player game are 0 to {players - 1}")
     ai_seed = 0 if seed is None else seed
 
+    computer = None if opponent == "human" else opponent
+
     def seats_for(base: int) -> list:
         return [None if opponent == "human" or s == seat else make_player(opponent, base * 100 + s)
                 for s in range(players)]
@@ -268,9 +270,9 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
             """The same game again: the same program if it was given, else a new shuffle."""
             new_seed = random.randrange(10_000)
             fresh = game.new_state(names, None if names else new_seed)
-            return Setup(fresh, seats_for(new_seed), None if names else new_seed)
+            return Setup(fresh, seats_for(new_seed), None if names else new_seed, computer)
 
-        farewell = run_app(Setup(state, seats_for(ai_seed), shown_seed), lang=lang,
+        farewell = run_app(Setup(state, seats_for(ai_seed), shown_seed, computer), lang=lang,
                            save_path=save_path, autosave_dir=autosave_dir,
                            move_clock=move_clock, rematch=rematch)
         if farewell:
@@ -278,7 +280,7 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
         sys.exit(0)
     session = Session(state, seats_for(ai_seed), lang=lang, console=_console(),
                       save_path=save_path, move_clock=move_clock, seed=shown_seed,
-                      autosave_dir=autosave_dir)
+                      autosave_dir=autosave_dir, opponent=computer)
     sys.exit(session.run())
 
 

@@ -100,8 +100,10 @@ class Session:
                  console: Console | None = None, save_path: str | None = None,
                  seed: int | None = None, read_line: Callable[[str], str] | None = None,
                  clear: bool | None = None, hint_iterations: int = HINT_ITERATIONS,
-                 move_clock: float | None = None, autosave_dir: str | None = None):
+                 move_clock: float | None = None, autosave_dir: str | None = None,
+                 opponent: str | None = None):
         self.state = state
+        self.opponent = opponent  # the computer's difficulty, said once at the start
         self.autosave_dir = autosave_dir  # every finished game's record goes there
         self.players = list(players)
         self.lang = lang_for(lang, state)  # with the words of the game on the table
@@ -237,6 +239,8 @@ class Session:
     def run(self) -> int:
         """Play until the game ends, the user quits, or input ends. The exit status (0)."""
         dirty = True
+        if self.opponent is not None:
+            self.say(t(f"ai.{self.opponent}", self.lang), "dim")
         while True:
             self._play_automatic()
             if self.save_path:

@@ -101,6 +101,7 @@ class Setup:
     state: State
     players: Sequence[Player | None]
     seed: int | None = None
+    opponent: str | None = None  # the computer's difficulty, shown at the top
 
 
 def viewer_of(state: State, players: Sequence[Player | None]) -> int | str:
@@ -146,7 +147,7 @@ class _Model(Session):
                  save_path: str | None):
         super().__init__(setup.state, setup.players, lang=lang,
                          console=Console(file=io.StringIO()), save_path=save_path,
-                         seed=setup.seed, clear=False)
+                         seed=setup.seed, clear=False, opponent=setup.opponent)
         self._say = say
 
     def say(self, text: str, style: str | None = None) -> None:
@@ -764,6 +765,8 @@ class GameApp(App[None]):
                  t(f"phase.{state.phase}", lang), t("move_no", lang, n=len(state.history))]
         if self.model.seed is not None:
             parts.insert(2, t("seed", lang, n=self.model.seed))
+        if self.model.opponent is not None:
+            parts.append(t(f"ai.{self.model.opponent}", lang))
         text = Text(game.rules.title_ja if lang == "ja" else game.rules.title, style="bold")
         text.append(" · " + " · ".join(parts), style="dim")
         if self.deadline is not None and self.review is None:

@@ -40,7 +40,7 @@ from ..core.cards import EXTRA_CARDS, SPAGHETTI_CODE_CARDS
 from ..core.game import OPTIONS
 from ..core.variants import VARIANTS
 from ..errors import RecordError
-from ..i18n import COLOURS, LANGS
+from ..i18n import COLOURS, LANGS, t
 from .store import Store
 from .lobby import Lobby
 from .schemas import (MESSAGE, Analyse, Claim, Join, Lang, Me, NewPlayer, Play, Rematch, Seek,
@@ -130,6 +130,8 @@ def meta() -> dict:
         "options": {name: list(values) for name, values in OPTIONS.items()},
         "extras": {option: card.name for option, card in EXTRA_CARDS.items()},
         "difficulties": list(LEVELS),
+        "difficulty_words": {level: {lang: t(f"ai.{level}", lang) for lang in LANGS}
+                             for level in LEVELS},
         "colours": [{"en": en, "ja": ja, "mark": m} for en, ja, m, _ in COLOURS],
     }
 
