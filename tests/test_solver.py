@@ -415,6 +415,9 @@ def test_level1_results_file_resumes_and_makes_markdown(tmp_path, monkeypatch):
     # titled by what it holds until every program is proven; the C core's hash assumption
     assert md.startswith("# Level 1: 5 of 120 programs solved\n")
     assert "64-bit hash" in md
+    # what it means for the rules: the advantage bounded by the open programs; the fair rule
+    assert "between 1.7% and 97.5%" in md  # 2 first-player wins, 115 programs open
+    assert "hands the game to B" in md
 
 
 def test_level1_runs_sharing_a_file_keep_each_others_results(tmp_path, monkeypatch):

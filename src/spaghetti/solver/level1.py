@@ -269,7 +269,8 @@ def markdown(data: dict) -> str:
     exceptions = (": " + "; ".join(p.replace(",", ", ") for p in seconds)) if seconds else ""
     so_far = "" if s["solved"] == s["programs"] else " so far"
     lines += ["", "## Discussion", "",
-              DISCUSSION.format(**s, exceptions=exceptions, so_far=so_far), ""]
+              DISCUSSION.format(**s, exceptions=exceptions, so_far=so_far), "",
+              "## What it means for the rules", "", rules_meaning(s, exceptions), ""]
     rows = by_position(data, "MoveFlag")
     if any(r[2] for r in rows):
         lines += ["Proof times by where MoveFlag is in the program (the card that lets a player "
@@ -287,6 +288,17 @@ def markdown(data: dict) -> str:
         lines += [f"| {card} | {count} |" for card, count in firsts]
         lines.append("")
     return "\n".join(lines)
+
+
+def rules_meaning(s: dict, exceptions: str) -> str:
+    """The first player's advantage under perfect play, and what the fair first player rule
+    gives, from the counts so far (the open programs bound the figures)."""
+    total, first, unknown = s["programs"], s["first"], s["programs"] - s["solved"]
+    lo, hi = first / total, (first + unknown) / total
+    share = f"{lo:.1%}" if not unknown else f"between {lo:.1%} and {hi:.1%}"
+    return RULES_MEANING.format(**s, share=share, exceptions=exceptions,
+                                unknown=(f" (the {unknown} open programs included: whoever "
+                                         "wins them, someone does)" if unknown else ""))
 
 
 def by_position(data: dict, card: str) -> list[tuple[int, int, int, float, float]]:
@@ -315,6 +327,19 @@ def first_placements(data: dict) -> list[tuple[str, int]]:
         card = program.split(",")[int(r["line"][r["winner"]].split()[1])]
         counts[card] = counts.get(card, 0) + 1
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+RULES_MEANING = """\
+**The first player's advantage.** A level-1 game is dealt at random, every program equally
+likely, so between perfect players the seat that places first wins {share} of games.
+
+**The fair first player rule** (SPEC 3: A arranges the program, then B chooses to be first or
+second). Spaghetti Code has no draw: the game always ends (C9), and a stalemate's tie-break
+always names a winner. So under perfect play every program is won by one seat{unknown}, and B,
+choosing after seeing the program, takes that seat. At level 1 the rule hands the game to B
+whatever A arranges: it removes the first player's advantage by giving the whole of it to the
+chooser. Between players who do not know the table, A's best arrangement is one the second
+player wins{exceptions}, against a B who takes first by habit."""
 
 
 DISCUSSION = """\
