@@ -85,6 +85,11 @@ def _scenario(page, url: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "home.png"), full_page=True)
     page.select_option("#level", "2")
+    # each computer seat says what its difficulty does, as the ladder measures it
+    words = page.locator(".seat-row >> nth=1 >> .diff-words")
+    assert "at once" in words.text_content()  # easy, the default
+    page.select_option(".seat-row >> nth=1 >> .diff", "hard")
+    assert "5 s" in words.text_content()
     page.select_option(".seat-row >> nth=1 >> .diff", "random")
     page.click("#create")
     page.wait_for_selector("#program .card")

@@ -26,9 +26,15 @@ function homePage() {
         el("option", { value: "computer" }, w("computer")));
       kind.value = k;
       const diff = el("select", { class: "diff", name: `diff${s}`, "aria-label": `${colourName(s)} · ${w("difficulty")}` },
-        META.difficulties.map((x) => el("option", { value: x }, w(x))));
+        META.difficulties.map((x) => el("option", { value: x, title: META.difficulty_words[x][lang] }, w(x))));
       diff.value = d;
-      const sync = () => { diff.disabled = kind.value !== "computer"; };
+      // What the chosen difficulty does and how long it thinks, as the ladder measures it.
+      const words = el("small", { class: "diff-words" });
+      const sync = () => {
+        diff.disabled = kind.value !== "computer";
+        words.textContent = diff.disabled ? "" : META.difficulty_words[diff.value][lang];
+      };
+      diff.addEventListener("change", sync);
       kind.addEventListener("change", () => {
         if (kind.value === "you") seatBox.querySelectorAll(".kind").forEach((o) => { if (o !== kind && o.value === "you") o.value = "human"; });
         seatBox.querySelectorAll(".kind").forEach((o) => o.dispatchEvent(new Event("sync")));
@@ -36,7 +42,7 @@ function homePage() {
       kind.addEventListener("sync", sync);
       sync();
       seatBox.append(el("div", { class: "seat-row" }, el("span", { class: `swatch c${s}` }, META.colours[s].mark),
-        el("span", { class: "pname" }, colourName(s)), kind, diff));
+        el("span", { class: "pname" }, colourName(s)), kind, diff, words));
     }
   }
   players.addEventListener("change", drawSeats);
