@@ -26,6 +26,7 @@ import time
 import pyspiel
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation
 
+from env_speed import random_play_rate  # the same measure as the environments'
 from spaghetti import Game
 from spaghetti.interop import openspiel as adapter
 
@@ -38,19 +39,8 @@ READS = ("", "information_state_string", "information_state_tensor", "observatio
 
 
 def engine_rate(variant: str, level: int, options: str, seconds: float) -> float:
-    game = Game(level=level, variant=variant,
-                options=dict(o.split(":") for o in options.split(";")))
-    rng = random.Random(0)
-    decisions, g = 0, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_state(seed=g)
-        g += 1
-        while not state.is_over:
-            options_now = state.legal_actions()
-            state.apply_action(options_now[int(rng.random() * len(options_now))])
-            decisions += 1
-    return decisions / (time.perf_counter() - start)
+    return random_play_rate(Game(level=level, variant=variant,
+                                 options=dict(o.split(":") for o in options.split(";"))), seconds)
 
 
 def openspiel_rate(game, read: str, seconds: float) -> float:
