@@ -4,18 +4,19 @@
                                 [--pairs random-easy,easy-normal,normal-hard,hard-perfect]
                                 [--deals 20] [--workers 2] [--out benchmarks/results/ladder.jsonl]
 
-A pairing X-Y at a setup (level x players) is played over ``--deals`` deals (seed 1000 + i),
-each deal once per seating of X and Y: with 2 players X sits first and second; with 3 players
-every seating of one X and two Y and of two X and one Y; with 4 players every seating of two X
-and two Y. So each side holds the same seats equally often, and a game counts for X when an X
-wins it (a draw: a half), for Y when a Y does; equal players score 50 %.
+A pairing X-Y (X the level below, Y the one above) at a setup (level x players) is played over
+``--deals`` deals (seed 1000 + i), each deal once per seating of X and Y: with 2 players X sits
+first and second; with 3 players every seating of one X and two Y and of two X and one Y; with
+4 players every seating of two X and two Y. So each side holds the same seats equally often,
+and a game counts for Y when a Y wins it (a draw: a half), for X when an X does; equal players
+score 50 %.
 
 Every game is one line of the ``--out`` file (JSON), written as it ends, so a run that is
 stopped goes on where it was when started again with the same arguments. At the end (and with
 ``--report`` alone, without playing) it prints a Markdown table: games, X's score with its 95 %
 Wilson interval, the Elo difference it implies, each level's Elo over ``random`` at that setup
 (the sum of the steps below it), and the think time of each side per decision that had a
-choice (mean and the slowest).
+choice (mean and the slowest). The scores are of the level above.
 """
 
 from __future__ import annotations
@@ -76,8 +77,8 @@ def key(job: dict) -> tuple:
 
 
 def report(rows: list[dict], setups: list[tuple[int, int]], pairs: list[tuple[str, str]]) -> str:
-    lines = ["| level | players | pairing | games | score of the first | Wilson 95 % | Elo step "
-             "| Elo over random | think mean / max (first) | think mean / max (second) |",
+    lines = ["| level | players | pairing | games | score of the upper | Wilson 95 % | Elo step "
+             "| Elo over random | think mean / max (upper) | think mean / max (lower) |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for level, players in setups:
         ladder = 0.0
@@ -87,7 +88,7 @@ def report(rows: list[dict], setups: list[tuple[int, int]], pairs: list[tuple[st
             if not games:
                 continue
             n = len(games)
-            score = sum(g["score"] for g in games)
+            score = n - sum(g["score"] for g in games)  # the upper's
             lo, hi = wilson(score, n)
             step = elo(score / n)
             ladder += step
@@ -96,9 +97,9 @@ def report(rows: list[dict], setups: list[tuple[int, int]], pairs: list[tuple[st
                 t = [v for g in games for v in g["think"][side]]
                 return f"{sum(t) / len(t):.2f} / {max(t):.2f} s" if t else "-"
 
-            lines.append(f"| {level} | {players} | {x} > {y} | {n} | {score / n:.0%} | "
-                         f"{lo:.0%}-{hi:.0%} | {step:+.0f} | {x}: {ladder:+.0f} | {times('x')} "
-                         f"| {times('y')} |")
+            lines.append(f"| {level} | {players} | {y} > {x} | {n} | {score / n:.0%} | "
+                         f"{lo:.0%}-{hi:.0%} | {step:+.0f} | {y}: {ladder:+.0f} | {times('y')} "
+                         f"| {times('x')} |")
     return "\n".join(lines)
 
 
@@ -107,7 +108,7 @@ def main() -> None:
     parser.add_argument("--setup", action="append", help="LEVELxPLAYERS, repeatable "
                         f"(default: {' '.join(SETUPS)})")
     parser.add_argument("--pairs", default=",".join(PAIRS),
-                        help="pairings X-Y, comma-separated (X is the level above)")
+                        help="pairings LOWER-UPPER, comma-separated")
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "ladder.jsonl"))

@@ -6,8 +6,9 @@ a decision. With two players the game is zero-sum and the search is alpha-beta o
 it. With 3 to 5 players it is *max-n*: each seat picks what is best for itself by
 :func:`~spaghetti.ai.evaluate.evaluate_all` (measured against the easy player at level 3, three
 players, it scored 67 % where the *paranoid* reduction, everyone against the root, scored 46 %).
-A forced decision (one legal option) is followed without counting as depth, so the horizon
-counts choices, not bookkeeping. A chance event (the Nightmare notes' coin) is the mean of its
+The horizon counts turns (a flag's run-or-pass, a placement): a command's
+targets are searched through to the command's end, so the evaluation never judges a Bug whose
+damage is still to be aimed, and a forced decision (one legal option) does not count at all. A chance event (the Nightmare notes' coin) is the mean of its
 outcomes.
 
 Iterative deepening, depth 1, 2, 3, ... while a whole iteration fits in ``max_nodes`` (a count,
@@ -24,7 +25,7 @@ import random
 import time
 
 from ..core import notation as N
-from ..core.state import State
+from ..core.state import D_TARGET, State
 from .base import ActionPlayer
 from .evaluate import evaluate, evaluate_all
 
@@ -96,15 +97,16 @@ class AlphaBetaPlayer(ActionPlayer):
     def _root(self, state: State, seat: int, legal: list[int], depth: int,
               scores: dict[int, float]) -> dict[int, float]:
         """Fills ``scores`` option by option (so a cut-short iteration keeps what it found)."""
+        depth -= state.decision != D_TARGET
         if state.players > 2:
             for action in legal:
-                scores[action] = self._vector(_after(state, action), depth - 1, 1)[seat]
+                scores[action] = self._vector(_after(state, action), depth, 1)[seat]
             return scores
         alpha = -_INF
         for action in legal:
             # Just below the best so far: an option as good is valued exactly (a fair tie),
             # one cut off is strictly worse, never a false tie.
-            value = self._value(_after(state, action), seat, depth - 1, 1, alpha - _TIE, _INF)
+            value = self._value(_after(state, action), seat, depth, 1, alpha - _TIE, _INF)
             scores[action] = value
             alpha = max(alpha, value)
         return scores
@@ -123,9 +125,12 @@ class AlphaBetaPlayer(ActionPlayer):
             return total
         if len(legal) == 1:
             return self._vector(_after(state, legal[0]), depth, ply + 1)
-        if depth <= 0:
+        mid = state.decision == D_TARGET
+        if depth <= 0 and not mid:
             self._deeper = True
             return evaluate_all(state)
+        if not mid:
+            depth -= 1
         seat = state.to_move
         assert seat is not None
         key = state.position_key()
@@ -134,7 +139,7 @@ class AlphaBetaPlayer(ActionPlayer):
         best: list[float] | None = None
         best_action = order[0]
         for action in order:
-            values = self._vector(_after(state, action), depth - 1, ply + 1)
+            values = self._vector(_after(state, action), depth, ply + 1)
             if best is None or values[seat] > best[seat]:
                 best, best_action = values, action
         self._best[key] = best_action
@@ -166,9 +171,12 @@ class AlphaBetaPlayer(ActionPlayer):
                        for o, p in state.chance_outcomes())
         if len(legal) == 1:  # forced: not a choice, so not a step of the horizon
             return self._value(_after(state, legal[0]), seat, depth, ply + 1, alpha, beta)
-        if depth <= 0:
+        mid = state.decision == D_TARGET  # a command's targets: seen through to its end
+        if depth <= 0 and not mid:
             self._deeper = True
             return self._leaf(state, seat, ply)
+        if not mid:
+            depth -= 1
         key = state.position_key()
         first = self._best.get(key)
         order = legal if first is None else (first, *(a for a in legal if a != first))
@@ -177,7 +185,7 @@ class AlphaBetaPlayer(ActionPlayer):
         if maximise:
             value = -_INF
             for action in order:
-                v = self._value(_after(state, action), seat, depth - 1, ply + 1, alpha, beta)
+                v = self._value(_after(state, action), seat, depth, ply + 1, alpha, beta)
                 if v > value:
                     value, best_action = v, action
                 alpha = max(alpha, value)
@@ -186,7 +194,7 @@ class AlphaBetaPlayer(ActionPlayer):
         else:
             value = _INF
             for action in order:
-                v = self._value(_after(state, action), seat, depth - 1, ply + 1, alpha, beta)
+                v = self._value(_after(state, action), seat, depth, ply + 1, alpha, beta)
                 if v < value:
                     value, best_action = v, action
                 beta = min(beta, value)
