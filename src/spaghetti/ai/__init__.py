@@ -60,5 +60,5 @@ def make_player(level: str, seed: int | None = None) -> Player:
     raise ValueError(f"unknown difficulty {level!r}: one of {', '.join(LEVELS)}")
 
 
-__all__ = ["AlphaBetaPlayer", "GreedyPlayer", "LEVELS", "MCTSPlayer", "PerfectPlayer", "Player", "RandomPlayer",
-           "make_player"]
+__all__ = ["AlphaBetaPlayer", "GreedyPlayer", "LEVELS", "MCTSPlayer", "PerfectPlayer", "Player",
+           "RandomPlayer", "make_player"]

@@ -6,10 +6,10 @@ a decision. With two players the game is zero-sum and the search is alpha-beta o
 it. With 3 to 5 players it is *max-n*: each seat picks what is best for itself by
 :func:`~spaghetti.ai.evaluate.evaluate_all` (measured against the easy player at level 3, three
 players, it scored 67 % where the *paranoid* reduction, everyone against the root, scored 46 %).
-The horizon counts turns (a flag's run-or-pass, a placement): a command's
-targets are searched through to the command's end, so the evaluation never judges a Bug whose
-damage is still to be aimed, and a forced decision (one legal option) does not count at all. A chance event (the Nightmare notes' coin) is the mean of its
-outcomes.
+The horizon counts turns (a flag's run-or-pass, a placement): a command's targets are searched
+through to the command's end, so the evaluation never judges a Bug whose damage is still to be
+aimed, and a forced decision (one legal option) does not count at all. A chance event (the
+Nightmare notes' coin) is the mean of its outcomes.
 
 Iterative deepening, depth 1, 2, 3, ... while a whole iteration fits in ``max_nodes`` (a count,
 so a seeded game replays exactly; ``seconds`` is a safety cap that only bites on a slow machine),
@@ -28,8 +28,8 @@ from ..core import notation as N
 from ..core.state import D_TARGET, State
 from .base import ActionPlayer
 from .evaluate import evaluate, evaluate_all
+from .greedy import WIN_DELAY
 
-WIN_DELAY = 1e-3
 MAX_DEPTH = 64
 _INF = 2.0
 _TIE = 1e-7
@@ -133,9 +133,7 @@ class AlphaBetaPlayer(ActionPlayer):
             depth -= 1
         seat = state.to_move
         assert seat is not None
-        key = state.position_key()
-        first = self._best.get(key)
-        order = legal if first is None else (first, *(a for a in legal if a != first))
+        key, order = self._ordered(state, legal)
         best: list[float] | None = None
         best_action = order[0]
         for action in order:
@@ -145,6 +143,12 @@ class AlphaBetaPlayer(ActionPlayer):
         self._best[key] = best_action
         assert best is not None
         return best
+
+    def _ordered(self, state: State, legal: tuple[int, ...]) -> tuple[tuple, tuple[int, ...]]:
+        """The position's key, and its options with the best of the last visit first."""
+        key = state.position_key()
+        first = self._best.get(key)
+        return key, legal if first is None else (first, *(a for a in legal if a != first))
 
     def _count(self) -> None:
         self._nodes += 1
@@ -177,9 +181,7 @@ class AlphaBetaPlayer(ActionPlayer):
             return self._leaf(state, seat, ply)
         if not mid:
             depth -= 1
-        key = state.position_key()
-        first = self._best.get(key)
-        order = legal if first is None else (first, *(a for a in legal if a != first))
+        key, order = self._ordered(state, legal)
         maximise = state.to_move == seat
         best_action = order[0]
         if maximise:
