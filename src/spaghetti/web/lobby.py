@@ -25,7 +25,7 @@ import time
 
 from . import ratings
 from .schemas import Join, Me, NewPlayer, Rematch, Seek, Sit
-from .store import Store
+from .store import Store, new_token
 from .tables import COMPUTER, HUMAN, Buckets, Hall, Table, WebError
 
 #: Seconds a game of the lobby stays listed while nobody seated in it is connected.
@@ -53,7 +53,7 @@ class Lobby:
     def new_player(self, req: NewPlayer, client: str) -> dict:
         """A new player: its public profile and, once, its secret token."""
         self.newcomers.take(client)
-        player_id, token = secrets.token_urlsafe(8), secrets.token_urlsafe(24)
+        player_id, token = secrets.token_urlsafe(8), new_token()
         self.store.add_player(player_id, token, req.name, ratings.MU, ratings.SIGMA)
         return {**self.profile(player_id), "token": token}
 
@@ -174,7 +174,7 @@ class Lobby:
     def _join(self, table: Table, player: dict) -> dict:
         if any(p["id"] == player["id"] for p in table.people.values()):
             raise WebError("you already sit at this table", "seated", 409)
-        token = secrets.token_urlsafe(24)
+        token = new_token()
         for seat in self._free(table):
             if self.store.take(table.id, seat, token, player["id"]):
                 table.claimed.add(seat)
@@ -225,7 +225,7 @@ class Lobby:
             self.store.save_settings(game_id, table.settings)
             table.broadcast()
         new = self.hall.get(new_id)
-        token = secrets.token_urlsafe(24)
+        token = new_token()
         person = table.people.get(seat)
         if not self.store.take(new_id, seat, token, person["id"] if person else None):
             raise WebError("your seat of the rematch is taken already (by another tab?)",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import sqlite3
 import threading
 import time
@@ -70,6 +71,11 @@ CREATE TABLE IF NOT EXISTS results (  -- one row per named player of a finished 
 );
 CREATE INDEX IF NOT EXISTS results_player ON results(player, ended);
 """
+
+
+def new_token() -> str:
+    """A fresh secret token (a seat's or a player's): 24 random bytes, URL-safe."""
+    return secrets.token_urlsafe(24)
 
 
 def digest(secret: str) -> str:

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from .. import records
-from ..ai import LEVELS, MCTSPlayer, make_player
+from ..ai import MCTSPlayer, make_player
 from ..core.game import Game
 from ..core.state import State
 from ..core.view import OBSERVER, view
@@ -49,7 +49,7 @@ from ..errors import IllegalOptionError, NotationError, SetupError
 from ..i18n import LANGS, colour, describe, lang_for, option_label, t
 from . import ratings
 from .schemas import CreateGame, SeatIn, cap, explain
-from .store import Store
+from .store import Store, new_token
 
 log = logging.getLogger("spaghetti.web")
 
@@ -402,7 +402,7 @@ class Hall:
         self.store.create(game_id, settings, records.dumps(state), clocks, invites)
         token = None
         if you is not None:
-            token = secrets.token_urlsafe(24)
+            token = new_token()
             self.store.claim(game_id, invites.pop(you), token)
             if player is not None:
                 self.store.bind(game_id, you, player["id"])
@@ -418,7 +418,7 @@ class Hall:
     def claim(self, game_id: str, invite: str) -> dict:
         """Use an invite code: the seat it opens and that seat's secret token (once)."""
         table = self.get(game_id)
-        token = secrets.token_urlsafe(24)
+        token = new_token()
         seat = self.store.claim(game_id, invite, token)
         if seat is None:
             raise WebError("this invite is not valid for this game", "bad_invite", 403)
