@@ -231,8 +231,9 @@ def summary(data: dict) -> dict:
             "nodes": sum(r.get("nodes", 0) for r in solved)}
 
 
-def markdown(data: dict) -> str:
-    """docs/solved/level1.md, generated from the results."""
+def markdown(data: dict, check: dict | None = None) -> str:
+    """docs/solved/level1.md, generated from the results (and ``check``: the counts of the
+    second check by play, :func:`.level1_check.summary`, if it has run)."""
     s = summary(data)
     title = ("Level 1 solved" if s["solved"] == s["programs"] else
              f"Level 1: {s['solved']} of {s['programs']} programs solved")
@@ -271,6 +272,8 @@ def markdown(data: dict) -> str:
     lines += ["", "## Discussion", "",
               DISCUSSION.format(**s, exceptions=exceptions, so_far=so_far), "",
               "## What it means for the rules", "", rules_meaning(s, exceptions), ""]
+    if check and check["games"]:
+        lines += ["## A second check, by play", "", second_check(check, s["solved"]), ""]
     rows = by_position(data, "MoveFlag")
     if any(r[2] for r in rows):
         lines += ["Proof times by where MoveFlag is in the program (the card that lets a player "
@@ -288,6 +291,33 @@ def markdown(data: dict) -> str:
         lines += [f"| {card} | {count} |" for card, count in firsts]
         lines.append("")
     return "\n".join(lines)
+
+
+def second_check(c: dict, solved: int) -> str:
+    """The paragraph on the second check: the proven winners' games against many opponents."""
+    kinds = ", ".join(f"{n} against {KIND_WORDS.get(k, k)}"
+                      for k, n in sorted(c["by_kind"].items()))
+    held = ("The proven winner won every one." if not c["failed"] else
+            f"**{c['failed']} were not won by the proven winner**: "
+            + "; ".join(f"{g['program']} against {g['opponent']}" for g in c["failures"]))
+    left = solved - c["programs"]
+    return SECOND_CHECK.format(**c, kinds=kinds, held=held,
+                               left=(f" {left} proven programs are still to be checked this way "
+                                     "(the longest proofs: the winner's first decision repeats "
+                                     "the proof from the empty board)." if left > 0 else ""))
+
+
+KIND_WORDS = {"first": "each first placement of the opponent (then random play)",
+              "random": "random play", "mcts": "MCTS (100 and 1,000 iterations)",
+              "easy": "the easy player", "normal": "the normal search"}
+
+SECOND_CHECK = """\
+Each proof was checked again by another route: the proven winner's strategy (the solver asked
+again at each of its decisions, from the position the game has reached) played whole games from
+the empty board, through the game's engine rather than the solver's model of the rules, against
+many opponents. {games} games over {programs} programs: {kinds}. {held}{left} Produced by
+`python benchmarks/level1_check.py` (results in [level1-check.jsonl](level1-check.jsonl), one
+game a line)."""
 
 
 def rules_meaning(s: dict, exceptions: str) -> str:

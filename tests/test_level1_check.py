@@ -1,0 +1,51 @@
+"""The second check of the level-1 proofs by play (issue: level 1 solved, checked by a second
+method): the proven winner's strategy against opponents through the engine."""
+
+from __future__ import annotations
+
+import json
+
+from spaghetti.solver import level1, level1_check
+
+PROGRAM = ["AddFlag", "Bug", "ForkBomb", "MoveFlag", "RemoveFlag"]  # seat 0 wins, 23,573 positions
+
+
+def test_second_check_the_proven_winner_wins_against_each_first_placement_and_random():
+    checker = level1_check.Checker(PROGRAM, winner=0, table_mb=64)
+    firsts = checker.first_placements()
+    assert firsts == 5  # seat 1 may start on any of the five cards
+    for opponent in ["first 0", f"first {firsts - 1}", "random 1", "easy 0"]:
+        game = checker.play(opponent)
+        assert game["held"] and game["winner"] == 0, game
+        assert game["decisions"] > 8  # a whole game: the placements and more
+
+
+def test_second_check_fails_for_a_winner_the_proof_does_not_give():
+    # The check can fail: claim that seat 1 wins, and let seat 0 open with its proven first
+    # placement; seat 1's strategy then finds no win to play.
+    import spaghetti
+    from spaghetti.core import notation as N
+
+    start = spaghetti.new_game(level=1, program=PROGRAM)
+    opening, _ = level1_check.Checker(PROGRAM, winner=0, table_mb=64).move(start)
+    assert opening is not None
+    index = start.legal_actions().index(N.parse(opening))
+    game = level1_check.Checker(PROGRAM, winner=1, table_mb=64).play(f"first {index}")
+    assert not game["held"] and game["proven_winner"] == 1
+
+
+def test_second_check_resumes_and_its_counts_reach_the_markdown(tmp_path):
+    path = str(tmp_path / "check.jsonl")
+    results = {"results": {",".join(PROGRAM): {"program": ",".join(PROGRAM), "status": "solved",
+                                               "winner": 0, "seconds": 0.3, "line": []}}}
+    first = list(level1_check.check(results, path))
+    assert len(first) == 5 + len(level1_check.OPPONENTS)
+    assert list(level1_check.check(results, path)) == []  # nothing left: nothing played again
+    with open(path) as f:
+        assert len([json.loads(line) for line in f]) == len(first)
+    s = level1_check.summary(path)
+    assert s["programs"] == 1 and s["failed"] == 0 and s["by_kind"]["first"] == 5
+    data = {"results": {}}
+    md = level1.markdown(data, s)
+    assert "## A second check, by play" in md and f"{s['games']} games over 1 programs" in md
+    assert "The proven winner won every one." in md
