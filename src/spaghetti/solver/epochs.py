@@ -70,7 +70,7 @@ from typing import Any, Iterable
 
 from ..core.flags import OWNER_SHIFT
 from .fast import REV, Model
-from .search import Solver, Timeout, _ordered, _won
+from .search import INF, Solver, Timeout, _ordered, _won
 
 __all__ = ["EpochSolver", "EpochGraph", "fixed_winner", "Timeout"]
 
@@ -161,6 +161,8 @@ class _Fallback(Solver):
     def __init__(self, model: Model, owner: EpochSolver):
         super().__init__(model, backend="python")
         self._owner = owner
+        #: the nodes the next attempt at a fixed epoch's start may take
+        self._budgets: dict[Position, int] = {}
 
     def _mid(self, key, thpn, thdn):
         owner = self._owner
@@ -169,8 +171,16 @@ class _Fallback(Solver):
         pos = key[0]
         if pos[0] != "place" and fixed_winner(pos) is not None:
             # only an irreversible turn enters a fixed epoch from an unfixed one (reversible
-            # turns keep lives and flag counts), so this key is an epoch start
-            nums = _won(self._owner.start_value(pos))
+            # turns keep lives and flag counts), so this key is an epoch start. It is tried
+            # within a budget, as df-pn searches a child only up to its thresholds: a hard one
+            # must not be solved to the end while an easy sibling decides the parent.
+            budget = self._budgets.get(pos, 16)
+            winner = owner._attempt(pos, budget)
+            if winner is None:  # numbers as large as the work spent: df-pn looks elsewhere
+                self._budgets[pos] = 4 * budget
+                nums = (min(budget, INF - 1), min(budget, INF - 1))
+            else:
+                nums = _won(winner)
             self.table[key] = (*nums, 1)
             return nums
         return super()._mid(key, thpn, thdn)
