@@ -42,20 +42,24 @@ if the play comes back to them, so the value is the same attractor computed on `
 positions removed (the argument above, with the seen positions as exits good for ``W``), and it
 changes with the history. Only epoch starts are history-free.
 
-**Exits lazily.** An exit's value is the start value of another epoch, solved by the same
-function (memoised by position) or, for an unfixed epoch, by the fallback below. Exits are
-costly, so few are solved: the attractor is computed twice, with the unknown exits counted
-against ``L`` (if ``p0`` is in it, ``L`` wins whatever they are) and for ``L`` (if ``p0`` is out
-of it, ``W`` wins); otherwise an exit that matters is solved (one out of a position whose
-membership is still open, nearest ``p0`` first) and the two are computed again. Solving goes on
-between two recomputations until the work spent on exits is as large as the graph, so the
-recomputations cost no more than the exits they wait for.
+**Lazily.** Exits are costly (each is a game of its own) and epoch graphs can be large, so
+both are taken only as needed. The attractor is computed twice on the part of the graph
+explored so far, counting what is not known yet (a position not expanded, an exit not solved)
+first against ``L`` and then for ``L``: the first set is part of the true attractor and the
+second holds it, so ``p0`` in the first proves ``L``'s win and ``p0`` out of the second proves
+``W``'s. In between, lines of play are followed from ``p0`` through the positions still open,
+each side taking its most promising turn first, to expand the position or solve the exit
+where a line ends; an exit is tried within a budget of positions, raised while every open exit
+needs more, so that a hard exit never hides an easy one beside it. The rounds between two
+computations do as much work as one pass over the graph, so the computations cost no more
+than the rounds.
 
 **Epochs whose tie-break winner is not fixed** (lives and flag counts equal: the first epoch of
 a game, and any later one that restores the balance) keep the exact history-keyed df-pn search
-of :mod:`.search` (its Python code), whose exits into fixed epochs are answered here. Placement
-positions belong to that search too, so a whole program is solved from the empty board, the
-first position after placement being an epoch start like any other.
+of :mod:`.search` (its Python code), whose exits into fixed epochs are answered here (each
+within a budget that grows with every attempt, as df-pn searches a child only as far as its
+thresholds). Placement positions belong to that search too, so a whole program is solved from
+the empty board, the first position after placement being an epoch start like any other.
 
 Only exact facts are used: Bug and ForkBomb aimed at the mover's own seat are left out as in
 :mod:`.search` (never better than the same command aimed at the opponent).
