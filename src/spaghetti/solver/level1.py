@@ -315,7 +315,7 @@ SECOND_CHECK = """\
 Each proof was checked again by another route: the proven winner's strategy (the solver asked
 again at each of its decisions, from the position the game has reached) played whole games from
 the empty board, through the game's engine rather than the solver's model of the rules, against
-many opponents. {games} games over {programs} programs: {kinds}. {held}{left} Produced by
+many opponents. {games:,} games over {programs} programs: {kinds}. {held}{left} Produced by
 `python benchmarks/level1_check.py` (results in [level1-check.jsonl](level1-check.jsonl), one
 game a line)."""
 
