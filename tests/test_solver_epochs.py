@@ -12,6 +12,7 @@ import pytest
 from spaghetti.solver.epochs import EpochSolver, Timeout, fixed_winner
 from spaghetti.solver.fast import END, IRR, REV, Model
 from spaghetti.solver.search import Solver, _csearch
+from test_solver import minimax_fast  # plain exhaustive minimax over the same model
 
 BACKENDS = [pytest.param("c", marks=pytest.mark.skipif(
     _csearch is None, reason="the C extension spaghetti.solver._csearch is not built")), "python"]
@@ -55,30 +56,6 @@ def reachable(model):
                 seen.add(res)
                 stack.append(res)
     return sorted(seen)
-
-
-def minimax(model, pos, seen):
-    """Plain exhaustive minimax with the repetition history as a set (every turn kept, the
-    mover's own seat as a target included)."""
-    mover = pos[2]
-    for _, tag, res in model.moves(pos):
-        if tag == END:
-            w = res
-        elif tag == REV:
-            key = model.rep_key(res)
-            if key in seen:
-                w = model.tiebreak(res)
-            else:
-                seen.add(key)
-                try:
-                    w = minimax(model, res, seen)
-                finally:
-                    seen.remove(key)
-        else:
-            w = minimax(model, res, {model.rep_key(res)})
-        if w == mover:
-            return mover
-    return 1 - mover
 
 
 @pytest.mark.parametrize("program,order,life,supply", SMALL)
@@ -202,7 +179,7 @@ def test_mid_epoch_positions_with_their_history_match_minimax(program, order, li
     compared = with_history = 0
     for pos, history in lines(model, seed=len(program) + len(order)):
         if program == SMALL[0][0]:
-            expected = minimax(model, pos, history | {model.rep_key(pos)})
+            expected = minimax_fast(model, pos, history | {model.rep_key(pos)})
         else:
             expected = search.value(pos, history)
         assert solver.value(pos, history) == expected, (pos, history)
