@@ -209,3 +209,20 @@ def test_lab_report_writes_the_report_from_saved_games_without_playing(tmp_path)
     empty = CliRunner().invoke(cli, ["lab", "report", str(tmp_path / "small.toml"), "--out",
                                      str(tmp_path / "none")])
     assert empty.exit_code != 0 and "no saved games" in empty.output
+
+
+def test_a_game_still_on_at_the_cap_is_saved_unfinished_and_counted_apart(monkeypatch):
+    # Repetition ends every game in the end, but a seat that keeps moving cards can put it off
+    # for thousands of decisions: the run saves such a game as unfinished instead of stopping.
+    from spaghetti.lab import runner
+    from spaghetti.lab.measures import endings
+
+    arm = loads(SMALL).a
+    ended = runner.play_one(arm, 3, 0)
+    assert ended["reason"] != "unfinished" and ended["winner"] is not None
+    monkeypatch.setattr(runner, "MAX_DECISIONS", 12)
+    cut = runner.play_one(arm, 3, 0)
+    assert cut["reason"] == "unfinished" and cut["winner"] is None and cut["decisions"] == 12
+    counts = endings([ended, cut])
+    assert counts["unfinished"].value == 0.5 and "draw" not in counts
+    assert sum(r.k for r in seat_wins([ended, cut], 2)) == 1  # the cut game is nobody's win

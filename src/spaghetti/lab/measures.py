@@ -101,10 +101,11 @@ def seat_wins(games: list[dict], players: int) -> list[Rate]:
 
 
 def endings(games: list[dict]) -> dict[str, Rate]:
-    """How games end: by elimination (lives or flags), stalemate, reaching a height, draws."""
+    """How games end: by elimination (lives or flags), stalemate, reaching a height, draws, and
+    games cut off unfinished (:data:`.runner.MAX_DECISIONS`)."""
     counts: dict[str, int] = {}
     for g in games:
-        key = "draw" if g["winner"] is None else g["reason"]
+        key = g["reason"] if g["reason"] == "unfinished" or g["winner"] is not None else "draw"
         counts[key] = counts.get(key, 0) + 1
     return {k: Rate(v, len(games)) for k, v in sorted(counts.items())}
 
