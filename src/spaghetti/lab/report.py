@@ -100,11 +100,13 @@ def markdown(experiment: Experiment, results: dict[str, list[dict]], summaries: 
               "play the same deals)", ""]
     players = experiment.a.players
     lines += ["## Win rate by seat", "", "| arm | " + " | ".join(
-        f"seat {s + 1}" for s in range(players)) + " | draws |", "|---|" + "---|" * (players + 1)]
+        f"seat {s + 1}" for s in range(players)) + " | draws | unfinished |",
+        "|---|" + "---|" * (players + 2)]
     for name, games in results.items():
         rates = seat_wins(games, players)
-        draws = sum(g["winner"] is None for g in games)
-        lines.append(f"| {name} | " + " | ".join(str(r) for r in rates) + f" | {draws} |")
+        cut = sum(g["reason"] == "unfinished" for g in games)
+        draws = sum(g["winner"] is None for g in games) - cut
+        lines.append(f"| {name} | " + " | ".join(str(r) for r in rates) + f" | {draws} | {cut} |")
     lines.append("")
     if "b" in results:
         a, b = seat_wins(results["a"], players), seat_wins(results["b"], players)
