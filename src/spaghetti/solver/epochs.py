@@ -72,35 +72,13 @@ import time
 from collections import deque
 from typing import Any, Iterable
 
-from ..core.flags import OWNER_SHIFT
-from .fast import REV, Model
+from .fast import REV, Model, fixed_winner
 from .search import INF, Solver, Timeout, _ordered, _won
 
 __all__ = ["EpochSolver", "EpochGraph", "fixed_winner", "Timeout"]
 
 Position = Any  #: a turn position of :mod:`.fast`, or a placement position
 Exit = Any  #: a winning seat (a game end) or the first position of the next epoch
-
-
-def fixed_winner(pos: Position) -> int | None:
-    """The seat that wins every stalemate of the epoch of the turn position ``pos``, if C9's
-    first two criteria decide it (lives, then flags on the cards), else None.
-
-    >>> fixed_winner((((0,), (8,)), 0, 0, (2, 1), (0, 0)))
-    0
-    >>> fixed_winner((((0, 8), (8,)), 0, 0, (1, 1), (0, 0)))
-    1
-    >>> fixed_winner((((0,), (8,)), 0, 0, (1, 1), (0, 0))) is None
-    True
-    """
-    queues, _, _, lives, _ = pos
-    if lives[0] != lives[1]:
-        return 0 if lives[0] > lives[1] else 1
-    ones = sum(1 for q in queues for code in q if code >> OWNER_SHIFT)
-    zeros = sum(map(len, queues)) - ones
-    if zeros != ones:
-        return 0 if zeros > ones else 1
-    return None
 
 
 class EpochGraph:

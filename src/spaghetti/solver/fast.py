@@ -227,18 +227,14 @@ class Model:
 
     def tiebreak(self, pos):
         """C9: the winner of a stalemate declared in this position (both players in the game)."""
-        queues, cursor, _, lives, _ = pos
-        if lives[0] != lives[1]:
-            return 0 if lives[0] > lives[1] else 1
-        flags = [0, 0]
+        settled = fixed_winner(pos)
+        if settled is not None:
+            return settled
+        queues, cursor = pos[0], pos[1]
         heads = [0, 0]
         for q in queues:
             if q:
                 heads[q[0] >> OWNER_SHIFT] += 1
-                for code in q:
-                    flags[code >> OWNER_SHIFT] += 1
-        if flags[0] != flags[1]:
-            return 0 if flags[0] > flags[1] else 1
         if heads[0] != heads[1]:
             return 0 if heads[0] > heads[1] else 1
         n = self.n
@@ -247,6 +243,30 @@ class Model:
             if q:
                 return q[0] >> OWNER_SHIFT
         return 0  # unreachable: both players have flags on the cards
+
+
+def fixed_winner(pos) -> int | None:
+    """The C9 winner of a turn position by its first two criteria alone (lives, then flags on
+    the cards), else None. Reversible turns change neither, so it is the winner of every
+    stalemate of the position's epoch.
+
+    >>> fixed_winner((((0,), (8,)), 0, 0, (2, 1), (0, 0)))
+    0
+    >>> fixed_winner((((0, 8), (8,)), 0, 0, (1, 1), (0, 0)))
+    1
+    >>> fixed_winner((((0,), (8,)), 0, 0, (1, 1), (0, 0))) is None
+    True
+    """
+    queues, _, _, lives, _ = pos
+    if lives[0] != lives[1]:
+        return 0 if lives[0] > lives[1] else 1
+    flags = [0, 0]
+    for q in queues:
+        for code in q:
+            flags[code >> OWNER_SHIFT] += 1
+    if flags[0] != flags[1]:
+        return 0 if flags[0] > flags[1] else 1
+    return None
 
 
 def from_state(state):
