@@ -104,8 +104,8 @@ def markdown(experiment: Experiment, results: dict[str, list[dict]], summaries: 
         "|---|" + "---|" * (players + 2)]
     for name, games in results.items():
         rates = seat_wins(games, players)
-        cut = sum(g["reason"] == "unfinished" for g in games)
-        draws = sum(g["winner"] is None for g in games) - cut
+        ends = summaries[name]["endings"]
+        draws, cut = (ends[k]["count"] if k in ends else 0 for k in ("draw", "unfinished"))
         lines.append(f"| {name} | " + " | ".join(str(r) for r in rates) + f" | {draws} | {cut} |")
     lines.append("")
     if "b" in results:
