@@ -109,12 +109,17 @@ class Checker:
                 "decisions": len(state.history), "solver_seconds": round(thinking, 2)}
 
 
+def games(path: str) -> list[dict]:
+    """The games of a results file, in order (none if there is no file yet)."""
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
 def done(path: str) -> set[tuple[str, str]]:
     """The (program, opponent) pairs already in a results file."""
-    if not os.path.exists(path):
-        return set()
-    with open(path, encoding="utf-8") as f:
-        return {(r["program"], r["opponent"]) for r in map(json.loads, filter(str.strip, f))}
+    return {(g["program"], g["opponent"]) for g in games(path)}
 
 
 def check(results: dict, path: str, max_seconds: float | None = None,
@@ -128,7 +133,8 @@ def check(results: dict, path: str, max_seconds: float | None = None,
                     key=lambda r: r["seconds"])
     for r in proven:
         program = r["program"]
-        if all((program, o) in seen for o in opponents(5)):
+        # (a first placement may go on any card: one opponent a card, without a search to count)
+        if all((program, o) in seen for o in opponents(len(program.split(",")))):
             continue
         checker = Checker(program.split(","), r["winner"], table_mb)
         for opponent in opponents(checker.first_placements()):
@@ -143,14 +149,11 @@ def check(results: dict, path: str, max_seconds: float | None = None,
 def summary(path: str) -> dict:
     """Counts over a results file: programs, games, games the proven winner did not win, and
     games by kind of opponent."""
-    if not os.path.exists(path):
-        return {"programs": 0, "games": 0, "failed": 0, "by_kind": {}}
-    with open(path, encoding="utf-8") as f:
-        games = [json.loads(line) for line in f if line.strip()]
+    played = games(path)
     by_kind: dict[str, int] = {}
-    for g in games:
+    for g in played:
         kind = g["opponent"].split()[0]
         by_kind[kind] = by_kind.get(kind, 0) + 1
-    return {"programs": len({g["program"] for g in games}), "games": len(games),
-            "failed": sum(not g["held"] for g in games), "by_kind": by_kind,
-            "failures": [g for g in games if not g["held"]]}
+    failures = [g for g in played if not g["held"]]
+    return {"programs": len({g["program"] for g in played}), "games": len(played),
+            "failed": len(failures), "by_kind": by_kind, "failures": failures}
