@@ -45,6 +45,20 @@ def test_n8_placement_allows_stacking_own_bits():
     assert state.owners(0) == [0, 1, 0]
 
 
+def test_n12_stacking_off_allows_one_bit_of_each_player_per_card():
+    state = game(["ZAP", "HEAL", "REVERSE"], bits=3, options={"stacking": False})
+    state.apply("place 0")
+    assert state.legal() == ["place 0", "place 1", "place 2"]  # another's bit: allowed
+    state.apply("place 0")
+    assert state.legal() == ["place 1", "place 2"]  # one's own: not again
+    before = state.position_key()
+    with pytest.raises(spaghetti.IllegalOptionError):
+        state.apply("place 0")
+    assert state.position_key() == before
+    record = records.loads(records.dumps(place(state, [1, 1, 2, 2])))
+    assert record.game.option("stacking") is False
+
+
 def test_n2_dec_goes_below_zero_and_negative_damage_heals():
     state = place(game(["DEC", "ZAP", "REVERSE"], bits=2), [0, 1, 1, 2])
     state.apply("run")  # Red's DEC: ZAP's damage 1 -> 0

@@ -481,7 +481,7 @@ class State:
                 targets.append(N.DECLARE)
             return tuple(targets)
         if d == D_PLACE:
-            if self.game.rules.stacking:  # Nightmare: any card, one's own flags stacking too
+            if self.game.option("stacking"):  # Nightmare: any card, one's own flags too (N12)
                 return tuple([N.PLACE | i for i in range(len(self.queues))])
             mine = self._actor << OWNER_SHIFT  # flags carry no marks during placement
             return tuple([N.PLACE | i for i, q in enumerate(self.queues) if mine not in q])

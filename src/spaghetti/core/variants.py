@@ -35,12 +35,14 @@ PASTA_OPTIONS = {**PLACEMENT_ORDER, **STALEMATE, **OPENING,
                            "catastrophe", "novice"),
                  "life_cap": (6, None)}
 #: The Nightmare notes (SPEC section 6, C20-): bits placed per player ("auto": 6 with 2
-#: players, 5 with 3, 4 with 4 or 5), starting HP, the HP that wins, the coin flip.
+#: players, 5 with 3, 4 with 4 or 5), starting HP, the HP that wins, the coin flip, and
+#: stacking at placement (on, as the notes have it; off to measure what it does, N12).
 NIGHTMARE_OPTIONS = {**PLACEMENT_ORDER, **STALEMATE,
                      "bits": ("auto", 2, 3, 4, 5, 6, 7, 8),
                      "start_hp": (10, 5, 8, 12, 15),
                      "win_hp": (20, 15, 25, 30, None),
-                     "coin_flip": (False, True)}
+                     "coin_flip": (False, True),
+                     "stacking": (True, False)}
 
 
 @dataclass(frozen=True)
@@ -82,11 +84,10 @@ class Variant:
     setups: dict[str, Setup] = field(default_factory=dict)
     temporary_chips: bool = False  # C17: chips leave a card when the cursor does
     draws: bool = False  # C18: everyone out at once is a draw (no head-flag rule)
-    # The Nightmare notes: flags per player by the number of players, flags may stack at
-    # placement, numbers change freely (no chips, below zero too: N2), a heal has no ceiling,
-    # and a life reaching a height wins (options "bits", "start_hp", "win_hp").
+    # The Nightmare notes: flags per player by the number of players, numbers change freely
+    # (no chips, below zero too: N2), a heal has no ceiling, and a life reaching a height wins
+    # (options "bits", "start_hp", "win_hp"; flags stack at placement by option "stacking").
     placed_by_players: dict[int, int] = field(default_factory=dict)
-    stacking: bool = False
     free_numbers: bool = False
     heal_capped: bool = True  # a heal stops at the starting life
 
@@ -135,7 +136,7 @@ PASTA_LOGIC = Variant(
 NIGHTMARE = Variant(
     "nightmare", "Nightmare", "ナイトメア", cards=nightmare.NIGHTMARE_CARDS, placed={1: 6},
     life=10, chips=0, chips_from_level=1, vocabulary="nightmare",
-    options=NIGHTMARE_OPTIONS, placed_by_players={2: 6, 3: 5, 4: 4, 5: 4}, stacking=True,
+    options=NIGHTMARE_OPTIONS, placed_by_players={2: 6, 3: 5, 4: 4, 5: 4},
     free_numbers=True, heal_capped=False)
 
 #: Every variant by its record name.

@@ -103,6 +103,7 @@ const OPTION_WORDS = {
     start_hp: ["Starting HP", {}],
     win_hp: ["HP that wins", { null: "none" }],
     coin_flip: ["Coin flip", {}],
+    stacking: ["Bits may stack at placement", {}],
   },
   ja: {
     placement_order: ["配置の順番", { round_robin: "順番に", snake: "折り返し" }],
@@ -122,6 +123,7 @@ const OPTION_WORDS = {
     start_hp: ["開始時のHP", {}],
     win_hp: ["勝利するHP", { null: "なし" }],
     coin_flip: ["コイントス", {}],
+    stacking: ["配置でビットを重ねられる", {}],
   },
 };
 const optionName = (name) => (OPTION_WORDS[lang][name] ? OPTION_WORDS[lang][name][0] : name.replace(/_/g, " "));
