@@ -13,7 +13,8 @@ import spaghetti
 from spaghetti.core import notation as N
 from spaghetti.core.state import D_TARGET
 from spaghetti import records
-from spaghetti.ai import (LEVELS, GreedyPlayer, MCTSPlayer, Player, RandomPlayer, make_player)
+from spaghetti.ai import (LEVELS, GreedyPlayer, MCTSPlayer, Player, ProvingPlayer, RandomPlayer,
+                          make_player)
 from spaghetti.ai.alphabeta import WIN_DELAY, AlphaBetaPlayer
 from spaghetti.ai.arena import MatchResult, GameResult, elo, play_game, play_match, wilson
 from spaghetti.ai.evaluate import evaluate, evaluate_all, terms
@@ -65,7 +66,9 @@ def test_players_meet_the_protocol_and_make_player_levels():
         assert isinstance(make_player(level, 1), Player)
     assert isinstance(make_player("easy", 1), GreedyPlayer)
     assert isinstance(make_player("normal", 1), AlphaBetaPlayer)
-    assert isinstance(make_player("hard", 1), AlphaBetaPlayer)
+    hard, perfect = make_player("hard", 1), make_player("perfect", 1)
+    assert isinstance(hard, ProvingPlayer) and isinstance(perfect, ProvingPlayer)
+    assert hard.max_nodes * 10 == perfect.max_nodes  # hard proves near the end only
     with pytest.raises(ValueError):
         make_player("grandmaster", 1)
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 import spaghetti
-from spaghetti.ai import PerfectPlayer, make_player
+from spaghetti.ai import ProvingPlayer, make_player
 from spaghetti.core import notation as N
 from spaghetti.core.game import Game
 from spaghetti.core.state import D_TURN
@@ -236,7 +236,7 @@ def test_perfect_player_keeps_a_proven_win():
                 continue
         except Timeout:
             continue
-        player = PerfectPlayer(seed=1, fallback_nodes=100)
+        player = ProvingPlayer(seed=1, fallback_nodes=100)
         option = player.choose(state)
         child = state.copy()
         child.apply(option)
@@ -257,7 +257,7 @@ def test_perfect_player_never_peeks_where_the_game_hides_something(monkeypatch):
 
     monkeypatch.setattr(perfect, "proven_option", peek)
     state = Game(level=2, options={"instant_cards": True}).new_state(seed=3)
-    player = PerfectPlayer(seed=2, fallback_nodes=200)
+    player = ProvingPlayer(seed=2, fallback_nodes=200)
     for _ in range(30):
         if state.is_over:
             break
@@ -269,7 +269,7 @@ def test_perfect_player_never_peeks_where_the_game_hides_something(monkeypatch):
 
 
 def test_perfect_is_a_difficulty():
-    assert type(make_player("perfect", 1)).__name__ == "PerfectPlayer"
+    assert type(make_player("perfect", 1)).__name__ == "ProvingPlayer"
 
 
 # ------------------------------------------------------------------ command line

@@ -6,10 +6,12 @@
 - ``easy``: :class:`GreedyPlayer`, one ply of its own decisions judged by the evaluation;
 - ``normal``: :class:`AlphaBetaPlayer`, the replies seen too, within 20,000 positions (about
   half a second a decision, never more than one);
-- ``hard``: :class:`AlphaBetaPlayer` within 200,000 positions (never more than five seconds);
-- ``perfect``: :class:`PerfectPlayer`, the exact solver's move wherever it proves one within a
-  budget of positions (the end of a game, or a whole level-1 game once the solver reaches it),
-  ``hard`` elsewhere and wherever the game hides something.
+- ``hard``: :class:`ProvingPlayer`, the exact solver's move wherever it proves one within
+  20,000 positions (near the end of a game), else :class:`AlphaBetaPlayer` within 200,000
+  positions (never more than five seconds in all);
+- ``perfect``: :class:`ProvingPlayer` with ten times the solver's budget (the end of a game, or
+  a whole level-1 game once the solver reaches it), ``hard`` elsewhere; where the game hides
+  something, both play by the search alone.
 
 Budgets are counts of positions rather than seconds, so a seeded game replays exactly; the
 seconds are a cap that only a slow or busy machine meets (then a game may not replay). How much
@@ -33,11 +35,13 @@ class Player(Protocol):
 from .alphabeta import AlphaBetaPlayer  # noqa: E402
 from .greedy import GreedyPlayer  # noqa: E402
 from .mcts import MCTSPlayer  # noqa: E402
-from .perfect import PerfectPlayer  # noqa: E402
+from .perfect import ProvingPlayer  # noqa: E402
 from .random_player import RandomPlayer  # noqa: E402
 
 NORMAL_NODES, NORMAL_SECONDS = 20_000, 1.0
-HARD_NODES, HARD_SECONDS = 200_000, 5.0
+#: hard's search and its solver's budget; the solver's 20,000 positions take up to about half a
+#: second, so the search's cap leaves room for them within five seconds.
+HARD_NODES, HARD_SECONDS, HARD_PROOF_NODES = 200_000, 4.5, 20_000
 LEVELS = ("random", "easy", "normal", "hard", "perfect")
 
 
@@ -54,11 +58,12 @@ def make_player(level: str, seed: int | None = None) -> Player:
     if level == "normal":
         return AlphaBetaPlayer(max_nodes=NORMAL_NODES, seconds=NORMAL_SECONDS, seed=seed)
     if level == "hard":
-        return AlphaBetaPlayer(max_nodes=HARD_NODES, seconds=HARD_SECONDS, seed=seed)
+        return ProvingPlayer(seed=seed, fallback_nodes=HARD_NODES, fallback_seconds=HARD_SECONDS,
+                             max_nodes=HARD_PROOF_NODES)
     if level == "perfect":
-        return PerfectPlayer(seed=seed, fallback_nodes=HARD_NODES, fallback_seconds=HARD_SECONDS)
+        return ProvingPlayer(seed=seed, fallback_nodes=HARD_NODES, fallback_seconds=HARD_SECONDS)
     raise ValueError(f"unknown difficulty {level!r}: one of {', '.join(LEVELS)}")
 
 
-__all__ = ["AlphaBetaPlayer", "GreedyPlayer", "LEVELS", "MCTSPlayer", "PerfectPlayer", "Player",
+__all__ = ["AlphaBetaPlayer", "GreedyPlayer", "LEVELS", "MCTSPlayer", "Player", "ProvingPlayer",
            "RandomPlayer", "make_player"]

@@ -1,13 +1,15 @@
-"""The perfect player: the exact solver's move wherever it proves one, MCTS elsewhere.
+"""Players that play the exact solver's move wherever it proves one, and search elsewhere.
 
 At each decision the solver (:func:`spaghetti.solver.api.solve`) gets a budget of positions (not
 seconds, so a seeded game replays exactly). When it proves the value within it and the value is
 not a loss, the player plays the first option of the principal line, which keeps that value: a
 proven win is never let go, a proven draw never lost. Where the budget runs out, or every option
-loses against perfect play (then the hope is an imperfect opponent), it plays as ``hard``.
+loses against perfect play (then the hope is an imperfect opponent), it plays by alpha-beta
+search. ``hard`` is such a player with a small budget (a solver inside the search near the end
+of a game), ``perfect`` one with a budget ten times as large.
 
-The solver sees everything, so in games that hide something (instant cards, face-down cards) the
-perfect player does not use it: it would peek. There it plays as ``hard``, which never does.
+The solver sees everything, so in games that hide something (instant cards, face-down cards)
+these players do not use it: it would peek. There they play by the search alone, which never does.
 """
 
 from __future__ import annotations
@@ -58,12 +60,13 @@ def proven_hint(state: State, seconds: float | None = None):
                          time_limit=HINT_SECONDS if seconds is None else seconds)
 
 
-class PerfectPlayer(ActionPlayer):
-    """Plays proven moves when the solver finds them, else like ``hard``.
+class ProvingPlayer(ActionPlayer):
+    """Plays the solver's proven move when it finds one within ``max_nodes`` positions, else the
+    alpha-beta search's within ``fallback_nodes``.
 
     >>> import spaghetti
     >>> state = spaghetti.new_game(seed=1)
-    >>> PerfectPlayer(seed=5, fallback_nodes=300, max_nodes=1000).choose(state) in state.legal()
+    >>> ProvingPlayer(seed=5, fallback_nodes=300, max_nodes=1000).choose(state) in state.legal()
     True
     """
 
