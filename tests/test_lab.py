@@ -226,3 +226,19 @@ def test_a_game_still_on_at_the_cap_is_saved_unfinished_and_counted_apart(monkey
     counts = endings([ended, cut])
     assert counts["unfinished"].value == 0.5 and "draw" not in counts
     assert sum(r.k for r in seat_wins([ended, cut], 2)) == 1  # the cut game is nobody's win
+
+
+def test_a_custom_card_arm_gets_its_own_card_table(tmp_path):
+    # What a new card does is the question of such an experiment: the report shows arm b's
+    # cards, the new one among them, where its deck differs from arm a's.
+    import pathlib
+
+    cards = pathlib.Path(__file__).resolve().parent.parent / "docs" / "lab" / "cards" / "heal.toml"
+    text = SMALL.replace('options = {placement_order = "snake"}', f'cards = "{cards}"')
+    (tmp_path / "heal.toml").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["lab", "run", str(tmp_path / "heal.toml"), "--out",
+                                      str(tmp_path / "out"), "--workers", "1", "--no-plots"])
+    assert result.exit_code == 0, result.output
+    report = (tmp_path / "out" / "small" / "report.md").read_text(encoding="utf-8")
+    a, b = report.split("## Cards (arm a)")[1].split("## Cards (arm b)")
+    assert "| Heal |" in b and "| Heal |" not in a

@@ -125,20 +125,26 @@ def markdown(experiment: Experiment, results: dict[str, list[dict]], summaries: 
         lines.append(f"| {name} | {ends} | {d['mean']:.1f} ({d['interval'][0]:.1f}-"
                      f"{d['interval'][1]:.1f}) | {r['mean']:.1f} ({r['interval'][0]:.1f}-"
                      f"{r['interval'][1]:.1f}) |")
-    lines += ["", "## Cards (arm a)", "", "| card | run | passed | run share | wins of the seat "
-              "that ran it most | seat 1 wins with it in the program | without it |",
-              "|---|---|---|---|---|---|---|"]
 
     def shown(r: dict | None) -> str:
         if r is None:
             return "-"
         return f"{r['rate']:.0%} ({r['interval'][0]:.0%}-{r['interval'][1]:.0%}, n={r['n']})"
 
-    for c in summaries["a"]["cards"]:
-        lo, hi = c["interval"]
-        lines.append(f"| {c['card']} | {c['runs']} | {c['passes']} | {c['run_share']:.0%} | "
-                     f"{c['top_runner_wins']:.0%} ({lo:.0%}-{hi:.0%}, n={c['n']}) | "
-                     f"{shown(c.get('seat1_with'))} | {shown(c.get('seat1_without'))} |")
+    def deck(name: str) -> set[str]:
+        return {c["card"] for c in summaries[name]["cards"]}
+
+    # Arm b's cards too where its deck differs (a custom card, another setup): that is the
+    # question such an experiment asks.
+    for name in [n for n in summaries if n == "a" or deck(n) != deck("a")]:
+        lines += ["", f"## Cards (arm {name})", "", "| card | run | passed | run share | wins of "
+                  "the seat that ran it most | seat 1 wins with it in the program | without it |",
+                  "|---|---|---|---|---|---|---|"]
+        for c in summaries[name]["cards"]:
+            lo, hi = c["interval"]
+            lines.append(f"| {c['card']} | {c['runs']} | {c['passes']} | {c['run_share']:.0%} | "
+                         f"{c['top_runner_wins']:.0%} ({lo:.0%}-{hi:.0%}, n={c['n']}) | "
+                         f"{shown(c.get('seat1_with'))} | {shown(c.get('seat1_without'))} |")
     lines += ["", "(The seat that ran a card most is often simply the seat with more flags left, "
               "which is also the seat that wins: compare cards with each other, not with 50 %. "
               "With and without are shown where the program varies: Pasta Logic's deal, custom "
