@@ -161,7 +161,7 @@ def reference(state, seat, depth, ply=1):
         return reference(after(state, legal[0]), seat, depth, ply + 1)
     mid = state.decision == D_TARGET  # a command's targets do not count, nor end the search
     if depth <= 0 and not mid:
-        return evaluate_all(state)
+        return evaluate_all(state, "leader")  # the search's default (the same with 2 players)
     children = [reference(after(state, a), seat, depth - (not mid), ply + 1) for a in legal]
     mover = state.to_move
     if state.players == 2 and mover != seat:  # zero-sum: the other seat minimises seat's value
@@ -282,6 +282,22 @@ def test_evaluation_prefers_more_life():
     assert evaluate(hurt, 0) > evaluate(state, 0)
     assert evaluate(hurt, 1) < evaluate(state, 1)
     assert terms(hurt, 0)["life"] == 0.4
+
+
+def test_evaluation_against_the_leader_counts_only_the_strongest_opponent():
+    # Three players: harm to the trailing opponent is worth nothing against the leader, and
+    # something against the mean; with two players the two measures are the same.
+    state = spaghetti.new_game(1, 3, seed=4)
+    base = state.copy()
+    base.lives[2] -= 2  # lives 5, 5, 3: seat 1 leads seat 0's opponents
+    trailer_hit, leader_hit = base.copy(), base.copy()
+    trailer_hit.lives[2] -= 2  # 5, 5, 1
+    leader_hit.lives[1] -= 1  # 5, 4, 3
+    assert evaluate(trailer_hit, 0, "leader") == evaluate(base, 0, "leader")
+    assert evaluate(trailer_hit, 0) > evaluate(base, 0)
+    assert evaluate(leader_hit, 0, "leader") > evaluate(base, 0, "leader")
+    two = midgame(2, 2, 5, 30)
+    assert evaluate_all(two, "leader") == pytest.approx(evaluate_all(two))
 
 
 # ------------------------------------------------------------------------- arena

@@ -45,8 +45,9 @@ class AlphaBetaPlayer(ActionPlayer):
     """
 
     def __init__(self, max_nodes: int = 20_000, seconds: float | None = None,
-                 seed: int | None = None):
+                 seed: int | None = None, rival: str = "leader"):
         self.max_nodes = max_nodes
+        self.rival = rival  # whom a seat's evaluation is measured against (3+ players)
         self.seconds = seconds
         self.rng = random.Random(seed)
         self.last_depth = 0  # depth of the last complete iteration, for benchmarks
@@ -128,7 +129,7 @@ class AlphaBetaPlayer(ActionPlayer):
         mid = state.decision == D_TARGET
         if depth <= 0 and not mid:
             self._deeper = True
-            return evaluate_all(state)
+            return evaluate_all(state, self.rival)
         if not mid:
             depth -= 1
         seat = state.to_move
@@ -161,7 +162,7 @@ class AlphaBetaPlayer(ActionPlayer):
         if state.is_over:
             value = state.returns()[seat]
             return value - WIN_DELAY * ply if value > 0 else value + WIN_DELAY * ply
-        return evaluate(state, seat)
+        return evaluate(state, seat, self.rival)
 
     def _value(self, state: State, seat: int, depth: int, ply: int,
                alpha: float, beta: float) -> float:

@@ -129,8 +129,11 @@ WEIGHTS = {"life": W_LIFE, "flags": W_FLAGS, "supply": W_SUPPLY, "heads": W_HEAD
            "soon": W_SOON}
 
 
-def evaluate(state: State, seat: int) -> float:
+def evaluate(state: State, seat: int, rival: str = "mean") -> float:
     """The value of ``state`` for ``seat``, in [-1, 1] (exactly ``returns()`` when over).
+    ``rival``: whom the seat is measured against with 3 players or more, ``"mean"`` (the mean
+    of the opponents still in) or ``"leader"`` (the strongest of them); with 2 players the two
+    are the same.
 
     >>> import spaghetti
     >>> state = spaghetti.new_game(seed=1)
@@ -141,6 +144,8 @@ def evaluate(state: State, seat: int) -> float:
         return state.returns()[seat]
     if not state.alive[seat]:
         return -1.0  # out of the game (3+ players): nothing left to win
+    if rival == "leader" and state.players > 2:
+        return evaluate_all(state, rival)[seat]
     return _squash(terms(state, seat))
 
 
@@ -148,10 +153,26 @@ def _squash(named: dict[str, float]) -> float:
     return SCALE * math.tanh(sum(WEIGHTS[name] * value for name, value in named.items()))
 
 
-def evaluate_all(state: State) -> list[float]:
-    """``evaluate`` for every seat: the vector MCTS backs up at a playout cut-off."""
+def evaluate_all(state: State, rival: str = "mean") -> list[float]:
+    """``evaluate`` for every seat: the vector MCTS backs up at a playout cut-off, and max-n at
+    its horizon.
+
+    Against the leader, a seat's weighted sum of quantities is measured against the largest of
+    the other seats' still in: only the strongest opponent stands between a seat and the win,
+    so harm done to a trailing one is worth nothing. Between the easy players with 3 and 4
+    players, the greedy search judging by it won 61 % and 75 % of 36 games against the same
+    search judging against the mean (docs/performance.md)."""
     if state.is_over:
         return state.returns()
     quantities, scales, alive = _quantities(state), _scales(state), state.alive
+    if rival == "leader" and state.players > 2:
+        strength = [sum(WEIGHTS[name] * values[p] / scales[name]
+                        for name, values in quantities.items()) for p in range(state.players)]
+        out = []
+        for p in range(state.players):
+            others = [strength[o] for o in range(state.players) if o != p and alive[o]]
+            out.append(-1.0 if not alive[p] else
+                       SCALE * math.tanh(strength[p] - max(others)) if others else 0.0)
+        return out
     return [_squash(_terms(quantities, scales, p, alive)) if alive[p] else -1.0
             for p in range(state.players)]
