@@ -36,10 +36,14 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "ai.easy": ("easy: its own move only, at once; beats random", "やさしい: 自分の手だけを読む（即答）。ランダムに勝つ"),
     "ai.normal": ("normal: reads the replies too, under 1 s a move; won 80-95 % against easy",
                   "ふつう: 相手の応手も読む（1手1秒以内）。やさしいに対し勝率80〜95%"),
-    "ai.hard": ("hard: reads deeper, under 5 s a move; won 65-68 % against normal",
-                "つよい: さらに深く読む（1手5秒以内）。ふつうに対し勝率65〜68%"),
-    "ai.perfect": ("perfect: the solver's proven move where it finds one, else as hard",
-                   "完全: ソルバーが証明した手を指す（見つからなければ「つよい」と同じ）"),
+    "ai.hard": ("hard: reads deeper and plays proven moves near the end, about 5 s a move at "
+                "most; won 73 % against normal at level 1",
+                "つよい: さらに深く読み、終盤はソルバーが証明した手を指す（1手およそ5秒以内）。"
+                "レベル1でふつうに対し勝率73%"),
+    "ai.perfect": ("perfect: the solver's proven move, searched ten times as long as hard, "
+                   "else as hard",
+                   "完全: 「つよい」の10倍の時間をかけてソルバーが証明した手を指す（見つからなければ"
+                   "「つよい」と同じ）"),
     "players_n": ("{n} players", "{n}人"),
     "seed": ("seed {n}", "シード {n}"),
     "move_no": ("move {n}", "{n}手目"),

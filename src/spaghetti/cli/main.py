@@ -180,8 +180,9 @@ def _refuse_setup_with_load(ctx: click.Context) -> None:
               help="'human': everyone at one keyboard; otherwise every seat but --seat is a "
                    "computer: 'random' plays at random, 'easy' looks at its own move only (at "
                    "once), 'normal' sees the replies too (under 1 s a move), 'hard' searches "
-                   "deeper (under 5 s), 'perfect' plays the solver's proven moves where it finds "
-                   "them, else as 'hard'. The ladder: docs/performance.md.")
+                   "deeper and plays the solver's proven moves near the end (about 5 s at "
+                   "most), 'perfect' gives the solver ten times as long, else plays as 'hard'. "
+                   "The ladder: docs/performance.md.")
 @click.option("--seat", type=int, default=0, show_default=True,
               help="Your seat against the computer (0 = Red, who places first).")
 @click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE", help=_OPTION_HELP)
