@@ -215,6 +215,9 @@ def _axe(page, where: str) -> None:
     axe-playwright-python)."""
     from axe_playwright_python.sync_playwright import Axe
 
+    # A card or flag that has just arrived fades in (motion.js): measured mid-fade, its colours
+    # are not the ones the page settles on, so the check waits for the motion to end.
+    page.evaluate("Promise.allSettled(document.getAnimations().map(a => a.finished))")
     found = Axe().run(page).response["violations"]
     bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:4]) for v in found
            if v["impact"] in ("moderate", "serious", "critical")]
