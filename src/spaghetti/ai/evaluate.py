@@ -27,7 +27,7 @@ quantity starts at, so the terms are comparable and work for 2 to 5 players:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core.state import State
 
@@ -44,12 +44,18 @@ HURTS = 2.0  # weight of a turn on a card that damages a player, against 1 for a
 SCALE = 0.9  # an unfinished position is worth at most this much
 
 
-def _diff(values: Sequence[float], seat: int, alive: Sequence[bool]) -> float:
-    """``values[seat]`` minus the mean over the other seats still in the game."""
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _diff(values: Sequence[float], seat: int, alive: Sequence[bool],
+          against: Callable[[list[float]], float] = _mean) -> float:
+    """``values[seat]`` minus the mean (or ``against``, e.g. ``max``) over the other seats still
+    in the game; 0 when none is."""
     others = [values[p] for p in range(len(values)) if p != seat and alive[p]]
     if not others:
         return 0.0
-    return values[seat] - sum(others) / len(others)
+    return values[seat] - against(others)
 
 
 def upcoming_turns(state: State, limit: int = SOON_TURNS) -> list[tuple[int, int]]:
@@ -168,11 +174,7 @@ def evaluate_all(state: State, rival: str = "mean") -> list[float]:
     if rival == "leader" and state.players > 2:
         strength = [sum(WEIGHTS[name] * values[p] / scales[name]
                         for name, values in quantities.items()) for p in range(state.players)]
-        out = []
-        for p in range(state.players):
-            others = [strength[o] for o in range(state.players) if o != p and alive[o]]
-            out.append(-1.0 if not alive[p] else
-                       SCALE * math.tanh(strength[p] - max(others)) if others else 0.0)
-        return out
+        return [SCALE * math.tanh(_diff(strength, p, alive, max)) if alive[p] else -1.0
+                for p in range(state.players)]
     return [_squash(_terms(quantities, scales, p, alive)) if alive[p] else -1.0
             for p in range(state.players)]
