@@ -59,6 +59,19 @@ def test_n12_stacking_off_allows_one_bit_of_each_player_per_card():
     assert record.game.option("stacking") is False
 
 
+def test_n12_the_placement_prompt_says_where_a_bit_may_go():
+    from spaghetti.web.tables import Table
+
+    def prompt(stacking, lang):
+        state = game(["ZAP", "HEAL", "REVERSE"], bits=3, options={"stacking": stacking})
+        return Table("t", state, {"seats": []}).status(lang)
+
+    assert prompt(True, "en") == "Red: place a bit on any card (3 left to place)."
+    assert prompt(False, "en") == \
+        "Red: place a bit on a card without one of yours (3 left to place)."
+    assert "自分のビットがないカード" in prompt(False, "ja")
+
+
 def test_n2_dec_goes_below_zero_and_negative_damage_heals():
     state = place(game(["DEC", "ZAP", "REVERSE"], bits=2), [0, 1, 1, 2])
     state.apply("run")  # Red's DEC: ZAP's damage 1 -> 0

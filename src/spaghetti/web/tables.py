@@ -217,7 +217,9 @@ class Table:
         p = colour(mover, lang)
         d = s.deciding
         if d == "place":
-            return t("decide.place", lang, p=p, n=s.hand[mover])
+            # stacking (the Nightmare notes, N12) lets a bit go on any card
+            key = "decide.place_any" if s.game.option("stacking") else "decide.place"
+            return t(key, lang, p=p, n=s.hand[mover])
         if d == "open":  # sequential open: the card just opened, not the cursor's
             card: int | None = s.opened - 1
         else:
