@@ -387,7 +387,9 @@ chance in 10^18 a lookup, the standard assumption of hashed game solvers). The s
 {seconds} s of one core.
 "Open" rows are programs whose proof did not finish within the time limit of the run that
 tried them; a later run with a larger limit (`--retry`), or more machines (`--ray`), picks them
-up, since the results file is resumable.
+up, since the results file is resumable. What is proven of them so far, position by position
+after the first placements, is in [level1-open.md](level1-open.md)
+(`python benchmarks/post_placement.py`).
 
 Each principal line is the winner's proof line against the loser's stiffest resistance that
 the search met (the turn whose refutation took the most work), so it is a legal game that the
