@@ -11,7 +11,12 @@ is solved twice, alternating, each time with a fresh table:
 - ``before``: every way to finish the command solved on its own, in the engine's order, until
   one wins for the seat choosing (the solver's way before the choice became a node of the
   search: it could spend its whole budget refuting the first outcome);
-- ``after``: :func:`spaghetti.solver.api.solve`, which searches the outcomes together.
+- ``after``: :func:`spaghetti.solver.api.solve`, which searches the outcomes together;
+- with ``--general``, also ``general``: :class:`spaghetti.solver.general.GeneralSolver`, a
+  second method (iterative deepening over value intervals through the engine, with a
+  repetition-safe table), to tell a position hard in itself from one the df-pn search misreads.
+
+``--only 16,22`` keeps only the games of those seeds (and the record).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from spaghetti import records
 from spaghetti.core.state import D_TURN, EXECUTION
 from spaghetti.solver.api import Timeout, _outcomes, solve
 from spaghetti.solver.fast import Model, from_state
+from spaghetti.solver.general import GeneralSolver
 from spaghetti.solver.search import Solver
 
 PROGRAM = ["Bug", "MoveFlag", "MoveFlag", "MoveFlag"]
@@ -77,6 +83,12 @@ def after(state, time_limit: float, table_mb: int) -> tuple[int, int]:
     return result.winner, result.nodes
 
 
+def general(state, time_limit: float, table_mb: int) -> tuple[int, int]:
+    solver = GeneralSolver(seat=state.to_move, time_limit=time_limit)
+    value = solver.value(state)
+    return (state.to_move if value > 0 else 1 - state.to_move), solver.nodes
+
+
 def timed(fn, state, args) -> tuple[int | None, int | None, float]:
     start = time.perf_counter()
     try:
@@ -92,18 +104,24 @@ def main() -> None:
     ap.add_argument("--at", type=int, default=144, help="the action to stop each game at")
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--table-mb", type=int, default=512)
+    ap.add_argument("--general", action="store_true", help="also time the general solver")
+    ap.add_argument("--only", help="seeds to keep, comma-separated")
     args = ap.parse_args()
     a, b = (int(x) for x in args.seeds.split("-"))
+    only = None if args.only is None else {int(x) for x in args.only.split(",")}
     cases = [("record", records.replay(RECORD))]
     for seed in range(a, b):
+        if only is not None and seed not in only:
+            continue
         state = random_game(seed, args.at)
         if not state.is_over and state.phase == EXECUTION and state.decision != D_TURN:
             cases.append((f"seed {seed}", state))
     print(f"{len(cases)} positions; limit {args.time_limit:g} s each")
-    totals = {"before": [0, 0.0], "after": [0, 0.0]}
+    methods = [("before", before), ("after", after)] + [("general", general)] * args.general
+    totals = {label: [0, 0.0] for label, _ in methods}
     for name, state in cases:
         row = []
-        for label, fn in (("before", before), ("after", after)):
+        for label, fn in methods:
             w, nodes, dt = timed(fn, state, args)
             if w is not None:
                 totals[label][0] += 1
