@@ -16,7 +16,9 @@ stopped goes on where it was when started again with the same arguments. At the 
 ``--report`` alone, without playing) it prints a Markdown table: games, X's score with its 95 %
 Wilson interval, the Elo difference it implies, each level's Elo over ``random`` at that setup
 (the sum of the steps below it), and the think time of each side per decision that had a
-choice (mean and the slowest). The scores are of the level above.
+choice (mean and the slowest). The scores are of the level above. With 3 or 4 players a second
+table splits the score by how many seats the level above holds, against its par (its share of
+the seats): a level may win only where it holds most seats.
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ def report(rows: list[dict], setups: list[tuple[int, int]], pairs: list[tuple[st
     lines = ["| level | players | pairing | games | score of the upper | Wilson 95 % | Elo step "
              "| Elo over random | think mean / max (upper) | think mean / max (lower) |",
              "|---|---|---|---|---|---|---|---|---|---|"]
+    split: list[str] = []
     for level, players in setups:
         ladder = 0.0
         for x, y in pairs:
@@ -100,7 +103,25 @@ def report(rows: list[dict], setups: list[tuple[int, int]], pairs: list[tuple[st
             lines.append(f"| {level} | {players} | {y} > {x} | {n} | {score / n:.0%} | "
                          f"{lo:.0%}-{hi:.0%} | {step:+.0f} | {y}: {ladder:+.0f} | {times('y')} "
                          f"| {times('x')} |")
+            if players > 2:
+                split.append(f"| {level} | {players} | {y} > {x} | " + by_seats(games) + " |")
+    if split:
+        lines += ["", "With 3 or 4 players, the upper level's share of the games by how many "
+                  "seats it holds (par: its share of the seats):", "",
+                  "| level | players | pairing | seats held: share of games (par) |",
+                  "|---|---|---|---|", *split]
     return "\n".join(lines)
+
+
+def by_seats(games: list[dict]) -> str:
+    """The upper level's score in the games where it holds k seats, for each k."""
+    seats = len(games[0]["seating"])
+    parts = []
+    for k in sorted({sum(not s for s in g["seating"]) for g in games}):
+        held = [g for g in games if sum(not s for s in g["seating"]) == k]
+        won = len(held) - sum(g["score"] for g in held)
+        parts.append(f"{k}: {won / len(held):.0%} of {len(held)} ({k / seats:.0%})")
+    return "; ".join(parts)
 
 
 def main() -> None:
