@@ -17,7 +17,8 @@ With ``--out`` each attempt is a line of a JSON Lines file (the program, the pla
 lead to the position, its winner or null, the seconds it took and the limit), so a run that
 stops goes on where it was: proven positions are not searched again, and an open one only with
 a limit larger than any it had. ``--tables DIR`` keeps the search table between runs (saved when
-a run ends, loaded when the next one of the same program and table size starts). ``--report``
+a run ends, loaded when the next one of the same program and table size starts; ``spaghetti
+solve-level1 --tables DIR`` takes it up too, as the file names are the same). ``--report``
 prints, from the file, each program's positions and what they decide, in Markdown.
 """
 
@@ -200,7 +201,7 @@ def main() -> None:
                   f"{open_} open; the program: {program_value}; "
                   f"{time.monotonic() - start:.0f} s so far", flush=True)
     finally:
-        if saved is not None and program_value is None:
+        if saved is not None:  # also once proven: it holds the proof for the program's line
             os.makedirs(args.tables, exist_ok=True)
             solver.save_table(saved)
             print(f"search table saved to {saved}", flush=True)
