@@ -9,7 +9,7 @@ A pairing X-Y (X the level below, Y the one above) at a setup (level x players) 
 first and second; with 3 players every seating of one X and two Y and of two X and one Y; with
 4 players every seating of two X and two Y. So each side holds the same seats equally often,
 and a game counts for Y when a Y wins it (a draw: a half), for X when an X does; equal players
-score 50 %.
+score 50 %. A game still on after ``MAX_DECISIONS`` decisions is stopped and counts as a draw.
 
 Every game is one line of the ``--out`` file (JSON), written as it ends, so a run that is
 stopped goes on where it was when started again with the same arguments. At the end (and with
@@ -42,6 +42,9 @@ from spaghetti.core.game import Game  # noqa: E402
 
 SETUPS = ("1x2", "3x2", "3x3", "3x4")
 PAIRS = ("random-easy", "easy-normal", "normal-hard", "hard-perfect")
+#: A game still on after this many decisions counts as a draw ("unfinished": true in its line):
+#: with 4 players a game of shuffles can run for an hour before a position repeats.
+MAX_DECISIONS = 2000
 
 
 def seatings(players: int) -> list[tuple[bool, ...]]:
@@ -60,7 +63,7 @@ def play(job: dict) -> dict:
     state = Game(level=level, players=players).new_state(seed=deal)
     seats = [make_player(x if is_x else y, deal * 10 + s) for s, is_x in enumerate(seating)]
     think: dict[str, list[float]] = {"x": [], "y": []}
-    while not state.is_over:
+    while not state.is_over and len(state.history) < MAX_DECISIONS:
         seat = state.to_move
         assert seat is not None
         choice = len(state.legal_actions()) > 1
@@ -69,9 +72,10 @@ def play(job: dict) -> dict:
         if choice:
             think["x" if seating[seat] else "y"].append(time.perf_counter() - start)
         state.apply(option)
-    w = state.winner
+    w = state.winner if state.is_over else None
     score = 0.5 if w is None else 1.0 if seating[w] else 0.0
-    return {**job, "score": score, "decisions": len(state.history), "think": think}
+    return {**job, "score": score, "decisions": len(state.history), "think": think,
+            "unfinished": not state.is_over}
 
 
 def key(job: dict) -> tuple:
