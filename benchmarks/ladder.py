@@ -42,9 +42,9 @@ from spaghetti.core.game import Game  # noqa: E402
 
 SETUPS = ("1x2", "3x2", "3x3", "3x4")
 PAIRS = ("random-easy", "easy-normal", "normal-hard", "hard-perfect")
-#: A game still on after this many decisions counts as a draw ("unfinished": true in its line;
-#: the longest finished one so far took 3,212):
-#: with 4 players a game of shuffles can run for an hour before a position repeats.
+#: A game still on after this many decisions counts as a draw ("unfinished": true in its line).
+#: With 4 players a game of shuffles can run for an hour before a position repeats; the longest
+#: finished one so far took 3,212 decisions.
 MAX_DECISIONS = 5000
 
 
@@ -120,13 +120,12 @@ def report(rows: list[dict], setups: list[tuple[int, int]], pairs: list[tuple[st
 
 def by_seats(games: list[dict]) -> str:
     """The upper level's score in the games where it holds k seats, for each k."""
+    held: dict[int, list[dict]] = {}
+    for g in games:
+        held.setdefault(sum(not s for s in g["seating"]), []).append(g)
     seats = len(games[0]["seating"])
-    parts = []
-    for k in sorted({sum(not s for s in g["seating"]) for g in games}):
-        held = [g for g in games if sum(not s for s in g["seating"]) == k]
-        won = len(held) - sum(g["score"] for g in held)
-        parts.append(f"{k}: {won / len(held):.0%} of {len(held)} ({k / seats:.0%})")
-    return "; ".join(parts)
+    return "; ".join(f"{k}: {1 - sum(g['score'] for g in held[k]) / len(held[k]):.0%} of "
+                     f"{len(held[k])} ({k / seats:.0%})" for k in sorted(held))
 
 
 def main() -> None:

@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from spaghetti.cli.common import SetupError, check_table_mb  # noqa: E402
 from spaghetti.solver.fast import Model  # noqa: E402
+from spaghetti.solver.level1 import parse_program, program_id, table_path  # noqa: E402
 from spaghetti.solver.search import Solver, Timeout  # noqa: E402
 
 SEATS = ("first (seat 0)", "second (seat 1)")
@@ -139,16 +140,17 @@ def main() -> None:
         ap.error("--depth is 1 to 8")
     try:
         check_table_mb(args.table_mb)
-        model = Model(args.program.split(","))
+        cards = parse_program(args.program)
+        model = Model(cards)
     except (SetupError, ValueError) as exc:
         ap.error(str(exc))
+    program = program_id(cards)
     leaves = positions(model, args.depth)
-    line_of = dict(leaves)
     known: dict = {pos: None for pos in leaves}
     tried: dict = {pos: 0.0 for pos in leaves}
     by_line = {line: pos for pos, line in leaves.items()}
     for r in load(args.out):
-        if r["program"] == args.program and r["depth"] == args.depth and r["placements"] in by_line:
+        if r["program"] == program and r["depth"] == args.depth and r["placements"] in by_line:
             pos = by_line[r["placements"]]
             if r["winner"] is not None:
                 known[pos] = r["winner"]
@@ -161,13 +163,13 @@ def main() -> None:
             ap.error(f"--only: no position after {args.depth} placement(s) is reached by "
                      f"{unknown[0]!r}")
         order = [by_line[w] for w in wanted]
-    print(f"program {args.program}: {len(leaves)} distinct positions after {args.depth} "
+    print(f"program {program}: {len(leaves)} distinct positions after {args.depth} "
           f"placement(s), {sum(v is not None for v in known.values())} proven before; a table of "
           f"{args.table_mb:,} MB fits the memory available", flush=True)
     solver = Solver(model, backend="c", table_mb=args.table_mb)
     saved = None
     if args.tables:
-        saved = os.path.join(args.tables, f"{args.program}.{args.table_mb}mb.table")
+        saved = table_path(args.tables, cards, args.table_mb)
         if os.path.exists(saved):
             solver.load_table(saved)
             print(f"search table loaded from {saved}", flush=True)
@@ -185,7 +187,7 @@ def main() -> None:
                 except Timeout:
                     pass
                 tried[pos] = limit
-                row = {"program": args.program, "depth": args.depth, "placements": line_of[pos],
+                row = {"program": program, "depth": args.depth, "placements": leaves[pos],
                        "winner": known[pos], "seconds": round(time.monotonic() - began, 1),
                        "limit": limit}
                 if args.out is not None:

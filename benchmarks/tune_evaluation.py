@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from rich.progress import track  # noqa: E402
 
-from spaghetti.ai.evaluate import (WEIGHTS, _hurts, evaluate, terms,  # noqa: E402
+from spaghetti.ai.evaluate import (WEIGHTS, _diff, _hurts, evaluate, terms,  # noqa: E402
                                    upcoming_turns)
 from spaghetti.ai.greedy import GreedyPlayer  # noqa: E402
 from spaghetti.core.game import Game  # noqa: E402
@@ -40,10 +40,9 @@ def features(state, seat: int) -> list[float]:
     """The evaluation's terms, then the candidates, each as seat minus the mean of the others."""
     base = terms(state, seat)
     players = state.players
-    others = [p for p in range(players) if p != seat and state.alive[p]] or [seat]
 
     def diff(values):
-        return values[seat] - sum(values[p] for p in others) / len(others)
+        return _diff(values, seat, state.alive)
 
     last = [1.0 if state.alive[p] and state.lives[p] <= 1 else 0.0 for p in range(players)]
     to_move = [1.0 if state.to_move == p else 0.0 for p in range(players)]

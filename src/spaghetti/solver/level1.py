@@ -31,6 +31,12 @@ def program_id(program) -> str:
     return ",".join(program)
 
 
+def table_path(tables: str, program, table_mb: int) -> str:
+    """Where a program's search table of ``table_mb`` is kept in the folder ``tables``: one name
+    for every tool that saves or takes up a table (``solve-level1``, the post-placement runs)."""
+    return os.path.join(tables, f"{program_id(program)}.{table_mb}mb.table")
+
+
 def solve_one(program, time_limit: float | None = None, table_mb: int = TABLE_MB,
               tables: str | None = None) -> dict:
     """Solve one program from the empty board: a JSON-ready result (status ``solved`` with the
@@ -48,7 +54,7 @@ def solve_one(program, time_limit: float | None = None, table_mb: int = TABLE_MB
     solver = Solver(model, table_mb=table_mb)
     saved = None
     if tables is not None and solver.backend == "c":
-        saved = os.path.join(tables, f"{program_id(program)}.{table_mb}mb.table")
+        saved = table_path(tables, program, table_mb)
         if os.path.exists(saved):
             solver.load_table(saved)
     if time_limit is not None:  # loading a table is not searching
