@@ -2,7 +2,7 @@
 board against many opponents and must never lose (:mod:`spaghetti.solver.level1_check`).
 
     python benchmarks/level1_check.py [--max-seconds 120] [--table-mb 512]
-                                      [--results docs/solved/level1.json]
+                                      [--only PROGRAM] [--results docs/solved/level1.json]
                                       [--out docs/solved/level1-check.jsonl]
 
 Programs are taken quickest proof first (``--max-seconds``: only those proven within that many
@@ -33,15 +33,23 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "docs/solved/level1-check.jsonl"))
     parser.add_argument("--max-seconds", type=float, default=None)
     parser.add_argument("--table-mb", type=int, default=512)
+    parser.add_argument("--only", action="append", metavar="PROGRAM",
+                        help="check only this program (cards joined by commas; repeatable), "
+                             "e.g. to check two programs at once in two processes")
     args = parser.parse_args()
     with open(args.results, encoding="utf-8") as f:
         results = json.load(f)
+    unknown = [p for p in args.only or () if p not in results["results"]]
+    if unknown:
+        parser.error(f"not a program of {args.results}: {', '.join(unknown)}")
     proven = [r for r in results["results"].values() if r["status"] == "solved"
-              and (args.max_seconds is None or r["seconds"] <= args.max_seconds)]
+              and (args.max_seconds is None or r["seconds"] <= args.max_seconds)
+              and (args.only is None or r["program"] in args.only)]
     with Progress() as progress:
         task = progress.add_task("second check", total=len(proven))
         programs: set[str] = set()
-        for game in level1_check.check(results, args.out, args.max_seconds, args.table_mb):
+        for game in level1_check.check(results, args.out, args.max_seconds, args.table_mb,
+                                           args.only):
             if not game["held"]:
                 progress.console.print(f"[red]not held[/red]: {game}")
             if game["program"] not in programs:

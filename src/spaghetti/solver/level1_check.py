@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from .api import _Run
 
@@ -123,13 +123,14 @@ def done(path: str) -> set[tuple[str, str]]:
 
 
 def check(results: dict, path: str, max_seconds: float | None = None,
-          table_mb: int = 512) -> Iterator[dict]:
+          table_mb: int = 512, only: Collection[str] | None = None) -> Iterator[dict]:
     """Play every opponent against every proven program of ``results`` (level1.json's), the
-    quickest proofs first (only those proven within ``max_seconds``, if given), appending each
-    game to ``path`` and yielding it."""
+    quickest proofs first (only those proven within ``max_seconds``, and only the programs of
+    ``only``, if given), appending each game to ``path`` and yielding it."""
     seen = done(path)
     proven = sorted((r for r in results["results"].values() if r["status"] == "solved"
-                     and (max_seconds is None or r["seconds"] <= max_seconds)),
+                     and (max_seconds is None or r["seconds"] <= max_seconds)
+                     and (only is None or r["program"] in only)),
                     key=lambda r: r["seconds"])
     for r in proven:
         program = r["program"]
