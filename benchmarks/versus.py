@@ -1,12 +1,15 @@
 """Benchmark: this tree against another commit, alternating in one run, as ratios.
 
     python benchmarks/versus.py [--base COMMIT] [--rounds 5] [--games 1500] [--mcts 1500]
+                                [--kinds play,copy,mcts,search]
 
 The machine is noisy, so absolute figures drift; ratios taken from runs that alternate
 (base, this, base, this, ...) in one sitting do not. ``--base`` is checked out into a temporary
 git worktree; each measurement runs in a fresh subprocess importing one tree's ``src``.
 Measures: random-play decisions per second (levels 1-3, 2 and 5 players), ``state.copy()`` per
-second, and MCTS iterations per second (level 1-3, 2 players). Prints the median of each side and
+second, MCTS iterations per second (level 1-3, 2 players) and the positions per second of the
+``normal`` search (level 3, 2-4 players, 20,000 positions from a position after 60 random
+decisions); ``--kinds`` picks some of them. Prints the median of each side and
 their ratio (this / base: above 1 is faster).
 """
 
@@ -44,6 +47,17 @@ elif kind == "copy":
     for _ in range(n):
         state.copy()
     print(json.dumps(n / (time.perf_counter() - start)))
+elif kind == "search":
+    from spaghetti.ai.alphabeta import AlphaBetaPlayer
+    total = 0.0; nodes = 0
+    for seed in range(3):
+        state = game.new_state(seed=seed); rng = random.Random(seed)
+        while state.phase != "execution" or len(state.history) < 60:
+            options = state.legal_actions(); state.apply_action(options[rng.randrange(len(options))])
+        player = AlphaBetaPlayer(max_nodes=n, seed=seed, rival="leader")
+        start = time.perf_counter(); player.scores(state); total += time.perf_counter() - start
+        nodes += player._nodes
+    print(json.dumps(nodes / total))
 else:
     from spaghetti.ai.mcts import MCTSPlayer
     total = 0.0; iterations = 0
@@ -71,10 +85,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="alternations per measure")
     parser.add_argument("--games", type=int, default=1500, help="random games per run")
     parser.add_argument("--mcts", type=int, default=1500, help="MCTS iterations per position")
+    parser.add_argument("--kinds", default="play,copy,mcts,search",
+                        help="which measures, comma-separated")
     args = parser.parse_args()
+    kinds = args.kinds.split(",")
+    unknown = set(kinds) - {"play", "copy", "mcts", "search"}
+    if unknown:
+        parser.error(f"unknown measure {', '.join(sorted(unknown))}: play, copy, mcts, search")
     cases = [("play", level, players, args.games) for players in (2, 5) for level in (1, 2, 3)]
     cases += [("copy", level, 2, 100_000) for level in (1, 3)]
     cases += [("mcts", level, 2, args.mcts) for level in (1, 2, 3)]
+    cases += [("search", 3, players, 20_000) for players in (2, 3, 4)]
+    cases = [c for c in cases if c[0] in kinds]
     with tempfile.TemporaryDirectory() as tmp:
         base = pathlib.Path(tmp) / "base"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base),

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from ..core.flags import OWNER_SHIFT, PENDING
 from ..core.state import State
 
 W_LIFE = 1.0
@@ -63,21 +64,22 @@ def upcoming_turns(state: State, limit: int = SOON_TURNS) -> list[tuple[int, int
     no command changed the program. During placement: none."""
     if state.phase != "execution":
         return []
-    n = len(state.kinds)
+    queues = state.queues
+    n = len(queues)
     if not n:
         return []
     turns: list[tuple[int, int]] = []
     c = state.cursor
     holder = state.turn_flag
-    for k, (who, pending) in enumerate(zip(state.owners(c), state.pending(c))):
-        if pending or (holder is not None and k == holder[1]):  # the turn, then those pending
-            turns.append((who, c))
+    for k, code in enumerate(queues[c]):
+        if code & PENDING or (holder is not None and k == holder[1]):  # the turn, then pending
+            turns.append((code >> OWNER_SHIFT, c))
     step = state.direction
     for _ in range(n * 2):
         if len(turns) >= limit:
             break
         c = (c + step) % n
-        turns.extend((who, c) for who in state.owners(c))
+        turns.extend((code >> OWNER_SHIFT, c) for code in queues[c])
     return turns[:limit]
 
 
@@ -94,16 +96,16 @@ _HURTS: dict = {}
 
 def _quantities(state: State) -> dict[str, list[float]]:
     """Each term's quantity for every seat, before the differences: computed once a position,
-    however many seats are judged."""
+    however many seats are judged. (The hot path of every search: it reads the flag codes of
+    the queues directly.)"""
     players = state.players
     alive = state.alive
     lives = [float(max(life, 0)) if alive[p] else 0.0 for p, life in enumerate(state.lives)]
     flags = [float(state.on_board[p] + state.hand[p]) for p in range(players)]
     heads = [0.0] * players
-    for c in range(len(state.kinds)):
-        owners = state.owners(c)
-        if owners:
-            heads[owners[0]] += 1
+    for queue in state.queues:
+        if queue:
+            heads[queue[0] >> OWNER_SHIFT] += 1
     soon = [0.0] * players
     weight = 1.0
     kinds = state.kinds
@@ -172,8 +174,9 @@ def evaluate_all(state: State, rival: str = "mean") -> list[float]:
         return state.returns()
     quantities, scales, alive = _quantities(state), _scales(state), state.alive
     if rival == "leader" and state.players > 2:
-        strength = [sum(WEIGHTS[name] * values[p] / scales[name]
-                        for name, values in quantities.items()) for p in range(state.players)]
+        factors = [(WEIGHTS[name], scales[name], values) for name, values in quantities.items()]
+        strength = [sum(w * values[p] / s for w, s, values in factors)
+                    for p in range(state.players)]
         return [SCALE * math.tanh(_diff(strength, p, alive, max)) if alive[p] else -1.0
                 for p in range(state.players)]
     return [_squash(_terms(quantities, scales, p, alive)) if alive[p] else -1.0

@@ -134,7 +134,7 @@ class Game:
         return cards
 
     # Facts of the level (SPEC 2.1).
-    @property
+    @cached_property  # a fact of an immutable game, read at every evaluation
     def setup(self):
         """The named setup in force (Pasta Logic's option ``setup``), or None."""
         return self.rules.setups.get(self.option("setup"))
@@ -144,7 +144,7 @@ class Game:
         """The rule options that apply to this game (records and views list these)."""
         return tuple(self.rules.options)
 
-    @property
+    @cached_property
     def flags_placed(self) -> int:
         setup = self.setup
         if setup and setup.flags:
@@ -154,11 +154,11 @@ class Game:
             return self.rules.placed_by_players[self.players] if bits == "auto" else int(bits)
         return self.rules.placed[self.level]
 
-    @property
+    @cached_property
     def supply(self) -> int:
         return FLAGS_PER_COLOUR - self.flags_placed
 
-    @property
+    @cached_property
     def life(self) -> int:
         setup = self.setup
         if setup and setup.life:
