@@ -146,6 +146,23 @@ def test_greedy_takes_every_immediate_win_found_in_random_games():
     assert found >= 10  # these 12 games hold 31 such positions
 
 
+def test_greedy_time_cap_keeps_the_deepest_complete_iteration():
+    # Out of time at once: the scores of depth 1 (which always completes), as out of positions;
+    # in the positions of a random game where looking deeper changes them.
+    state = spaghetti.new_game(3, 3, seed=4)
+    rng = random.Random(4)
+    differs = 0
+    while not state.is_over and differs < 3:
+        if state.phase == "execution" and len(state.legal_actions()) > 1:
+            capped = GreedyPlayer(1, seconds=0.0).scores(state)
+            assert capped == GreedyPlayer(1, max_nodes=0).scores(state)
+            differs += capped != GreedyPlayer(1).scores(state)
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    assert differs == 3
+    assert make_player("easy", 1).seconds is not None  # easy answers at once on a busy machine
+
+
 # ------------------------------------------------------------------------- alpha-beta
 
 

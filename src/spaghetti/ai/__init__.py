@@ -3,7 +3,8 @@
 ``make_player(level, seed)`` builds one by difficulty (``LEVELS``):
 
 - ``random``: uniformly random legal options;
-- ``easy``: :class:`GreedyPlayer`, one ply of its own decisions judged by the evaluation;
+- ``easy``: :class:`GreedyPlayer`, one ply of its own decisions judged by the evaluation
+  (within 3,000 positions, never more than a fifth of a second);
 - ``normal``: :class:`AlphaBetaPlayer`, the replies seen too, within 20,000 positions (about
   half a second a decision, never more than one);
 - ``hard``: :class:`ProvingPlayer`, the exact solver's move wherever it proves one within
@@ -38,6 +39,7 @@ from .mcts import MCTSPlayer  # noqa: E402
 from .perfect import ProvingPlayer  # noqa: E402
 from .random_player import RandomPlayer  # noqa: E402
 
+EASY_SECONDS = 0.2
 NORMAL_NODES, NORMAL_SECONDS = 20_000, 1.0
 #: hard's search and its solver's budget; the solver's 20,000 positions take up to about half a
 #: second, so the search's cap leaves room for them within five seconds.
@@ -54,7 +56,7 @@ def make_player(level: str, seed: int | None = None) -> Player:
     if level == "random":
         return RandomPlayer(seed)
     if level == "easy":
-        return GreedyPlayer(seed)
+        return GreedyPlayer(seed, seconds=EASY_SECONDS)
     if level == "normal":
         return AlphaBetaPlayer(max_nodes=NORMAL_NODES, seconds=NORMAL_SECONDS, seed=seed)
     if level == "hard":
