@@ -2,7 +2,8 @@
 board against many opponents and must never lose (:mod:`spaghetti.solver.level1_check`).
 
     python benchmarks/level1_check.py [--max-seconds 120] [--table-mb 512]
-                                      [--only PROGRAM] [--results docs/solved/level1.json]
+                                      [--only PROGRAM] [--tables DIR]
+                                      [--results docs/solved/level1.json]
                                       [--out docs/solved/level1-check.jsonl]
 
 Programs are taken quickest proof first (``--max-seconds``: only those proven within that many
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import pathlib
+import signal
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -33,6 +35,9 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "docs/solved/level1-check.jsonl"))
     parser.add_argument("--max-seconds", type=float, default=None)
     parser.add_argument("--table-mb", type=int, default=512)
+    parser.add_argument("--tables", metavar="DIR",
+                        help="keep the search table of a check that is stopped (Ctrl-C or "
+                             "SIGTERM) in DIR, and take it up when the check starts again")
     parser.add_argument("--only", action="append", metavar="PROGRAM",
                         help="check only this program (cards joined by commas; repeatable), "
                              "e.g. to check two programs at once in two processes")
@@ -45,11 +50,12 @@ def main() -> None:
     proven = [r for r in results["results"].values() if r["status"] == "solved"
               and (args.max_seconds is None or r["seconds"] <= args.max_seconds)
               and (args.only is None or r["program"] in args.only)]
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stopped: keep the table
     with Progress() as progress:
         task = progress.add_task("second check", total=len(proven))
         programs: set[str] = set()
         for game in level1_check.check(results, args.out, args.max_seconds, args.table_mb,
-                                           args.only):
+                                           args.only, args.tables):
             if not game["held"]:
                 progress.console.print(f"[red]not held[/red]: {game}")
             if game["program"] not in programs:

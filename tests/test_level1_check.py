@@ -4,8 +4,12 @@ method): the proven winner's strategy against opponents through the engine."""
 from __future__ import annotations
 
 import json
+import os
+
+import pytest
 
 from spaghetti.solver import level1, level1_check
+from spaghetti.solver.search import _csearch
 
 PROGRAM = ["AddFlag", "Bug", "ForkBomb", "MoveFlag", "RemoveFlag"]  # seat 0 wins, 23,573 positions
 
@@ -49,3 +53,27 @@ def test_second_check_resumes_and_its_counts_reach_the_markdown(tmp_path):
     md = level1.markdown(data, s)
     assert "## A second check, by play" in md and f"{s['games']} games over 1 programs" in md
     assert "The proven winner won every one." in md
+
+
+@pytest.mark.skipif(_csearch is None, reason="tables are kept by the C search only")
+def test_second_check_stopped_keeps_its_table_and_takes_it_up(tmp_path):
+    path, tables = str(tmp_path / "check.jsonl"), str(tmp_path / "tables")
+    other = ["Bug", "MoveFlag", "AddFlag", "RemoveFlag", "ForkBomb"]
+    results = {"results": {",".join(p): {"program": ",".join(p), "status": "solved",
+                                         "winner": 0, "seconds": 0.3, "line": []}
+                           for p in (PROGRAM, other)}}
+    games = level1_check.check(results, path, table_mb=64, only={",".join(PROGRAM)},
+                               tables=tables)
+    first = next(games)
+    assert first["program"] == ",".join(PROGRAM)
+    try:
+        games.throw(KeyboardInterrupt)  # stopped after its first game
+    except KeyboardInterrupt:
+        pass
+    saved = level1.table_path(tables, PROGRAM, 64)
+    assert os.path.exists(saved)  # the table is kept
+    rest = list(level1_check.check(results, path, table_mb=64, only={",".join(PROGRAM)},
+                                   tables=tables))
+    assert len(rest) == 4 + len(level1_check.OPPONENTS)  # it goes on where it was
+    assert all(g["held"] and g["program"] == ",".join(PROGRAM) for g in rest)  # only that one
+    assert not os.path.exists(saved)  # checked: the table is deleted

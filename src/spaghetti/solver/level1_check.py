@@ -54,15 +54,36 @@ def opponents(first_placements: int) -> list[str]:
 
 
 class Checker:
-    """The proven winner of one program against opponents, sharing one search table."""
+    """The proven winner of one program against opponents, sharing one search table.
 
-    def __init__(self, program, winner: int, table_mb: int = 512):
+    ``tables``: a folder where the table is taken up from if an earlier check of the program
+    left it there (:meth:`save`), under the name ``solve-level1 --tables`` uses."""
+
+    def __init__(self, program, winner: int, table_mb: int = 512, tables: str | None = None):
         import spaghetti
+
+        from .level1 import table_path
 
         self.program = list(program)
         self.winner = winner
         self.start = spaghetti.new_game(level=1, program=self.program)
         self.run = _Run(self.start, None, None, "auto", None, table_mb)
+        self.saved = None
+        if tables is not None and self.run.solver.backend == "c":
+            self.saved = table_path(tables, self.program, table_mb)
+            if os.path.exists(self.saved):
+                self.run.solver.load_table(self.saved)
+
+    def save(self) -> None:
+        """Keep the search table for the next check of this program (if given a folder)."""
+        if self.saved is not None:
+            os.makedirs(os.path.dirname(self.saved) or ".", exist_ok=True)
+            self.run.solver.save_table(self.saved)
+
+    def forget(self) -> None:
+        """Delete the kept table: the program's check is complete."""
+        if self.saved is not None and os.path.exists(self.saved):
+            os.remove(self.saved)
 
     def move(self, state) -> tuple[str | None, float]:
         """The winner's option (None if the position is not proven won) and the time taken."""
@@ -123,10 +144,13 @@ def done(path: str) -> set[tuple[str, str]]:
 
 
 def check(results: dict, path: str, max_seconds: float | None = None,
-          table_mb: int = 512, only: Collection[str] | None = None) -> Iterator[dict]:
+          table_mb: int = 512, only: Collection[str] | None = None,
+          tables: str | None = None) -> Iterator[dict]:
     """Play every opponent against every proven program of ``results`` (level1.json's), the
     quickest proofs first (only those proven within ``max_seconds``, and only the programs of
-    ``only``, if given), appending each game to ``path`` and yielding it."""
+    ``only``, if given), appending each game to ``path`` and yielding it. With ``tables``, a
+    check that is interrupted (KeyboardInterrupt) leaves its search table there, and the next
+    one takes it up, so a long first proof adds up over several sittings."""
     seen = done(path)
     proven = sorted((r for r in results["results"].values() if r["status"] == "solved"
                      and (max_seconds is None or r["seconds"] <= max_seconds)
@@ -137,14 +161,19 @@ def check(results: dict, path: str, max_seconds: float | None = None,
         # (a first placement may go on any card: one opponent a card, without a search to count)
         if all((program, o) in seen for o in opponents(len(program.split(",")))):
             continue
-        checker = Checker(program.split(","), r["winner"], table_mb)
-        for opponent in opponents(checker.first_placements()):
-            if (program, opponent) in seen:
-                continue
-            game = checker.play(opponent)
-            with open(path, "a", encoding="utf-8") as f:
-                f.write(json.dumps(game) + "\n")
-            yield game
+        checker = Checker(program.split(","), r["winner"], table_mb, tables)
+        try:
+            for opponent in opponents(checker.first_placements()):
+                if (program, opponent) in seen:
+                    continue
+                game = checker.play(opponent)
+                with open(path, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(game) + "\n")
+                yield game
+        except KeyboardInterrupt:
+            checker.save()
+            raise
+        checker.forget()
 
 
 def summary(path: str) -> dict:
