@@ -67,4 +67,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit("stopped: the games so far are kept (and the search table, with --tables)")
