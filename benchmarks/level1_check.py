@@ -47,9 +47,7 @@ def main() -> None:
     unknown = [p for p in args.only or () if p not in results["results"]]
     if unknown:
         parser.error(f"not a program of {args.results}: {', '.join(unknown)}")
-    proven = [r for r in results["results"].values() if r["status"] == "solved"
-              and (args.max_seconds is None or r["seconds"] <= args.max_seconds)
-              and (args.only is None or r["program"] in args.only)]
+    proven = level1_check.to_check(results, args.max_seconds, args.only)
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stopped: keep the table
     with Progress() as progress:
         task = progress.add_task("second check", total=len(proven))

@@ -36,7 +36,8 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from spaghetti.cli.common import SetupError, check_table_mb  # noqa: E402
 from spaghetti.solver.fast import Model  # noqa: E402
-from spaghetti.solver.level1 import parse_program, program_id, table_path  # noqa: E402
+from spaghetti.solver.level1 import (keep_table, parse_program, program_id,  # noqa: E402
+                                     take_up_table)
 from spaghetti.solver.search import Solver, Timeout  # noqa: E402
 
 SEATS = ("first (seat 0)", "second (seat 1)")
@@ -167,12 +168,9 @@ def main() -> None:
           f"placement(s), {sum(v is not None for v in known.values())} proven before; a table of "
           f"{args.table_mb:,} MB fits the memory available", flush=True)
     solver = Solver(model, backend="c", table_mb=args.table_mb)
-    saved = None
-    if args.tables:
-        saved = table_path(args.tables, cards, args.table_mb)
-        if os.path.exists(saved):
-            solver.load_table(saved)
-            print(f"search table loaded from {saved}", flush=True)
+    saved = take_up_table(solver, args.tables, cards, args.table_mb)
+    if saved is not None and os.path.exists(saved):
+        print(f"search table loaded from {saved}", flush=True)
     start = time.monotonic()
     program_value = tree_value(model, args.depth, known)
     try:
@@ -204,8 +202,7 @@ def main() -> None:
                   f"{time.monotonic() - start:.0f} s so far", flush=True)
     finally:
         if saved is not None:  # also once proven: it holds the proof for the program's line
-            os.makedirs(args.tables, exist_ok=True)
-            solver.save_table(saved)
+            keep_table(solver, saved)
             print(f"search table saved to {saved}", flush=True)
 
 

@@ -37,6 +37,23 @@ def table_path(tables: str, program, table_mb: int) -> str:
     return os.path.join(tables, f"{program_id(program)}.{table_mb}mb.table")
 
 
+def take_up_table(solver, tables: str | None, program, table_mb: int) -> str | None:
+    """Where ``solver`` keeps its table in the folder ``tables`` (None: no folder, or a backend
+    that keeps none), having loaded the table an earlier run left there, if any."""
+    if tables is None or solver.backend != "c":
+        return None
+    path = table_path(tables, program, table_mb)
+    if os.path.exists(path):
+        solver.load_table(path)
+    return path
+
+
+def keep_table(solver, path: str) -> None:
+    """Save ``solver``'s table at ``path`` (of :func:`take_up_table`) for the next run."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    solver.save_table(path)
+
+
 def solve_one(program, time_limit: float | None = None, table_mb: int = TABLE_MB,
               tables: str | None = None) -> dict:
     """Solve one program from the empty board: a JSON-ready result (status ``solved`` with the
@@ -52,19 +69,14 @@ def solve_one(program, time_limit: float | None = None, table_mb: int = TABLE_MB
     start = time.monotonic()
     model = Model(program)
     solver = Solver(model, table_mb=table_mb)
-    saved = None
-    if tables is not None and solver.backend == "c":
-        saved = table_path(tables, program, table_mb)
-        if os.path.exists(saved):
-            solver.load_table(saved)
+    saved = take_up_table(solver, tables, program, table_mb)
     if time_limit is not None:  # loading a table is not searching
         solver.deadline = time.monotonic() + time_limit
     try:
         winner, line = solver.principal_line(model.start())
     except (Timeout, KeyboardInterrupt) as exc:
-        if tables is not None and saved is not None:
-            os.makedirs(tables, exist_ok=True)
-            solver.save_table(saved)
+        if saved is not None:
+            keep_table(solver, saved)
         if isinstance(exc, KeyboardInterrupt):
             raise
         return {"program": program_id(program), "status": "timeout",

@@ -62,23 +62,20 @@ class Checker:
     def __init__(self, program, winner: int, table_mb: int = 512, tables: str | None = None):
         import spaghetti
 
-        from .level1 import table_path
+        from .level1 import take_up_table
 
         self.program = list(program)
         self.winner = winner
         self.start = spaghetti.new_game(level=1, program=self.program)
         self.run = _Run(self.start, None, None, "auto", None, table_mb)
-        self.saved = None
-        if tables is not None and self.run.solver.backend == "c":
-            self.saved = table_path(tables, self.program, table_mb)
-            if os.path.exists(self.saved):
-                self.run.solver.load_table(self.saved)
+        self.saved = take_up_table(self.run.solver, tables, self.program, table_mb)
 
     def save(self) -> None:
         """Keep the search table for the next check of this program (if given a folder)."""
+        from .level1 import keep_table
+
         if self.saved is not None:
-            os.makedirs(os.path.dirname(self.saved) or ".", exist_ok=True)
-            self.run.solver.save_table(self.saved)
+            keep_table(self.run.solver, self.saved)
 
     def forget(self) -> None:
         """Delete the kept table: the program's check is complete."""
@@ -143,6 +140,16 @@ def done(path: str) -> set[tuple[str, str]]:
     return {(g["program"], g["opponent"]) for g in games(path)}
 
 
+def to_check(results: dict, max_seconds: float | None = None,
+             only: Collection[str] | None = None) -> list[dict]:
+    """The proven programs of ``results`` a check plays, quickest proof first: those proven
+    within ``max_seconds`` and among ``only`` (each if given)."""
+    return sorted((r for r in results["results"].values() if r["status"] == "solved"
+                   and (max_seconds is None or r["seconds"] <= max_seconds)
+                   and (only is None or r["program"] in only)),
+                  key=lambda r: r["seconds"])
+
+
 def check(results: dict, path: str, max_seconds: float | None = None,
           table_mb: int = 512, only: Collection[str] | None = None,
           tables: str | None = None) -> Iterator[dict]:
@@ -152,11 +159,7 @@ def check(results: dict, path: str, max_seconds: float | None = None,
     check that is interrupted (KeyboardInterrupt) leaves its search table there, and the next
     one takes it up, so a long first proof adds up over several sittings."""
     seen = done(path)
-    proven = sorted((r for r in results["results"].values() if r["status"] == "solved"
-                     and (max_seconds is None or r["seconds"] <= max_seconds)
-                     and (only is None or r["program"] in only)),
-                    key=lambda r: r["seconds"])
-    for r in proven:
+    for r in to_check(results, max_seconds, only):
         program = r["program"]
         # (a first placement may go on any card: one opponent a card, without a search to count)
         if all((program, o) in seen for o in opponents(len(program.split(",")))):
