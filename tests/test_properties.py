@@ -97,6 +97,11 @@ def check_invariants(state, g):
         for o in state.owners(i):
             counted[o] += 1
     assert counted == list(state.on_board)
+    if state.seen_sig is not None:  # once asked for, kept exactly as positions are seen (C9)
+        signature = 0
+        for key in state.seen:
+            signature ^= hash(key)
+        assert state.seen_sig == signature
     for p in range(n):
         on_way = sum(1 for s, _ in state.arrivals if s == p)  # WORM, SPAWN (Nightmare)
         assert counted[p] + state.supply[p] + state.hand[p] + state.removed[p] + on_way == 10
@@ -126,9 +131,11 @@ def test_random_games_keep_invariants_and_end(g):
     rng = random.Random(g["seed"])
     lives = list(state.lives)
     alive = list(state.alive)
-    for _ in range(MAX_STEPS):
+    for step in range(MAX_STEPS):
         if state.is_over:
             break
+        if step == g["seed"] % 50:
+            state.seen_signature  # kept from here on, and checked at every step below
         assert state.legal(), "no option before the game is over"
         if state.is_chance:  # the coin flip: nobody's decision
             assert state.to_move is None and len(state.chance_outcomes()) == 2

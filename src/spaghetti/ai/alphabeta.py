@@ -17,6 +17,15 @@ keeps the deepest complete answer; each iteration tries first the options that w
 one before, and every node tries first the option that was best there last time (a small table
 keyed by position), so the cut-offs come early. A win is worth a little less the later it comes,
 so the quickest is taken.
+
+A table of values, as chess programs keep, spares the search a position it has already searched
+as deep (the same targets chosen in another order, a pass that comes back): bounds with two
+players, the whole vector with max-n. A value depends on more than the position: on the
+positions seen since the last irreversible change, which decide a stalemate (C9), and on the
+decisions since the root, by which a win is delayed. So the table's key holds the position, the
+history's signature (:attr:`State.seen_signature`) and the ply; a value never crosses from one
+history to another. It serves a position met again at the same remaining depth only, so it
+changes no value the search finds, only the positions it takes to find it.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from .greedy import WIN_DELAY
 MAX_DEPTH = 64
 _INF = 2.0
 _TIE = 1e-7
+_EXACT, _LOWER, _UPPER = 0, 1, 2  # what a value in the table is: the value, or a bound of it
 
 
 class AlphaBetaPlayer(ActionPlayer):
@@ -45,8 +55,11 @@ class AlphaBetaPlayer(ActionPlayer):
     """
 
     def __init__(self, max_nodes: int = 20_000, seconds: float | None = None,
-                 seed: int | None = None, rival: str = "leader"):
+                 seed: int | None = None, rival: str = "leader", table: bool = True,
+                 max_depth: int = MAX_DEPTH):
         self.max_nodes = max_nodes
+        self.max_depth = max_depth
+        self.table = table  # keep values (see the module's docstring); off only to compare
         self.rival = rival  # whom a seat's evaluation is measured against (3+ players)
         self.seconds = seconds
         self.rng = random.Random(seed)
@@ -54,6 +67,7 @@ class AlphaBetaPlayer(ActionPlayer):
         self._nodes = 0
         self._deadline: float | None = None
         self._best: dict[tuple, int] = {}
+        self._table: dict[tuple, tuple] = {}
         self._deeper = False
 
     def best_action(self, state: State, legal: tuple[int, ...]) -> int:
@@ -69,11 +83,13 @@ class AlphaBetaPlayer(ActionPlayer):
         if seat is None:
             return {}
         legal = list(state.legal_actions())
+        state.seen_signature  # noqa: B018 (from here on the copies keep it: see State)
         self._best = {}
+        self._table = {} if self.table else _Forgetful()
         self._nodes = 0
         self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         scores: dict[int, float] = {}
-        for depth in range(1, MAX_DEPTH + 1):
+        for depth in range(1, self.max_depth + 1):
             self._deeper = False
             found: dict[int, float] = {}
             try:
@@ -135,6 +151,12 @@ class AlphaBetaPlayer(ActionPlayer):
         seat = state.to_move
         assert seat is not None
         key, order = self._ordered(state, legal)
+        slot = (key, state.repeated, state.seen_signature, ply)
+        known = self._table.get(slot)
+        if known is not None and known[0] == depth:
+            self._deeper |= known[2]
+            return known[1]
+        outer, self._deeper = self._deeper, False
         best: list[float] | None = None
         best_action = order[0]
         for action in order:
@@ -143,6 +165,8 @@ class AlphaBetaPlayer(ActionPlayer):
                 best, best_action = values, action
         self._best[key] = best_action
         assert best is not None
+        self._table[slot] = (depth, best, self._deeper)
+        self._deeper |= outer
         return best
 
     def _ordered(self, state: State, legal: tuple[int, ...]) -> tuple[tuple, tuple[int, ...]]:
@@ -183,6 +207,16 @@ class AlphaBetaPlayer(ActionPlayer):
         if not mid:
             depth -= 1
         key, order = self._ordered(state, legal)
+        slot = (key, state.repeated, state.seen_signature, ply)
+        known = self._table.get(slot)
+        if known is not None and known[0] == depth:
+            _, bound, kind, cut = known
+            if kind == _EXACT or (kind == _LOWER and bound >= beta) or (
+                    kind == _UPPER and bound <= alpha):
+                self._deeper |= cut
+                return bound
+        window = alpha, beta
+        outer, self._deeper = self._deeper, False
         maximise = state.to_move == seat
         best_action = order[0]
         if maximise:
@@ -204,6 +238,9 @@ class AlphaBetaPlayer(ActionPlayer):
                 if alpha >= beta:
                     break
         self._best[key] = best_action
+        kind = _UPPER if value <= window[0] else _LOWER if value >= window[1] else _EXACT
+        self._table[slot] = (depth, value, kind, self._deeper)
+        self._deeper |= outer
         return value
 
 
@@ -215,3 +252,10 @@ def _after(state: State, action: int) -> State:
 
 class _OutOfBudget(Exception):
     pass
+
+
+class _Forgetful(dict):
+    """A table of values that keeps none (``table=False``)."""
+
+    def __setitem__(self, key, value) -> None:
+        pass

@@ -68,7 +68,7 @@ class State:
         "lives", "supply", "hand", "removed", "on_board", "chips", "alive", "phase",
         "decision", "to_move", "place_order", "place_index", "turn_pos",
         "cmd", "this_uid", "cmd_vals", "step_i", "count_left", "chosen", "n_chosen", "selected",
-        "removed_queue", "rearrive", "marked", "winner", "draw", "reason", "seen", "repeated",
+        "removed_queue", "rearrive", "marked", "winner", "draw", "reason", "seen", "seen_sig", "repeated",
         "history", "auto_stalemate", "derived", "is_over", "progressed", "_legal", "_sig",
         "plain", "rp_on", "memory_on", "flip", "trail", "here", "c10_visit", "later", "first_cmd",
         "first", "to_arrange", "deal", "instant", "instant_gone", "opened", "passes", "rot",
@@ -116,6 +116,7 @@ class State:
         self.draw = False
         self.reason: str | None = None
         self.seen: set = set()
+        self.seen_sig: int | None = None  # see seen_signature; None: not kept
         self.repeated = False
         self.history: list[int] = []
         self.auto_stalemate = game.option("stalemate") == "auto"
@@ -325,6 +326,7 @@ class State:
         forgets the positions seen before (C9): they held the hidden truth."""
         new = self.copy()
         new.seen = set()
+        new.seen_sig = None
         if self.is_over:
             return new
         if self.inst_on and self.deal:
@@ -438,6 +440,21 @@ class State:
         """The positions seen since the last irreversible change (C9), by their repetition key:
         the history that decides whether the next position repeats."""
         return frozenset(self.seen)
+
+    @property
+    def seen_signature(self) -> int:
+        """A 64-bit signature of :attr:`seen_positions` (the exclusive or of their hashes): a
+        search's table of values tells two histories apart by it without hashing them whole.
+        Equal histories have equal signatures within a process (string hashes are salted per
+        process); unequal ones collide with odds of 2**-64. The first request computes it; from
+        then on this state and its copies keep it up to date as positions are seen (play that
+        never asks pays nothing)."""
+        if self.seen_sig is None:
+            signature = 0
+            for key in self.seen:
+                signature ^= hash(key)
+            self.seen_sig = signature
+        return self.seen_sig
 
     def pending(self, card: int) -> list[bool]:
         """For each flag of a card, head first: does it still have a turn to come in this visit?"""
@@ -1124,6 +1141,8 @@ class State:
         """Something irreversible happened (life lost, flag taken from supply, flag or card
         removed, player out): no earlier position can come back, so forget them (C9)."""
         self.seen.clear()
+        if self.seen_sig is not None:
+            self.seen_sig = 0
         self.progressed = True
 
     def _add_flag(self, card: int, seat: int, head: bool = False) -> None:
@@ -1412,14 +1431,18 @@ class State:
                 return
         seen = self.seen
         size = len(seen)
-        seen.add(self._key())  # one hash: the set did not grow iff the position was seen
+        key = self._key()
+        seen.add(key)  # the set did not grow iff the position was seen
         if len(seen) == size:
             if self.auto_stalemate:
                 self._end_stalemate()
                 return
             self.repeated = True
             self._legal = None  # declare joins the options
-        elif self.repeated:
+            return
+        if self.seen_sig is not None:
+            self.seen_sig ^= hash(key)
+        if self.repeated:
             self.repeated = False
             self._legal = None
 
@@ -1498,8 +1521,8 @@ def _copier(blank: bool = False):
     copy starts with no history and no seen positions."""
     lines = ["def copy(self):", "    new = _new(State)"]
     for name in State.__slots__:
-        if blank and name in ("history", "seen"):
-            value = "[]" if name == "history" else "set()"
+        if blank and name in ("history", "seen", "seen_sig"):
+            value = {"history": "[]", "seen": "set()", "seen_sig": "None"}[name]
         else:
             value = f"self.{name}[:]" if name in _LISTS else f"set(self.{name})" \
                 if name == "seen" else f"self.{name}"
