@@ -60,8 +60,8 @@ def main() -> None:
                 player = AlphaBetaPlayer(max_nodes=10**9, seed=1, table=table, max_depth=depth)
                 start = time.perf_counter()
                 value = max(player.scores(state).values())
-                found[table] = (player._nodes, time.perf_counter() - start, value)
-                total[table] += player._nodes
+                found[table] = (player.nodes, time.perf_counter() - start, value)
+                total[table] += player.nodes
             (n0, t0, v0), (n1, t1, v1) = found[False], found[True]
             print(f"| {level} | {players} | {seed} | {depth} | {n0:,} | {n1:,} | {n1 / n0:.2f} | "
                   f"{t0:.2f} s | {t1:.2f} s | {'yes' if abs(v0 - v1) < 1e-9 else 'NO'} |",

@@ -56,7 +56,7 @@ elif kind == "search":
             options = state.legal_actions(); state.apply_action(options[rng.randrange(len(options))])
         player = AlphaBetaPlayer(max_nodes=n, seed=seed, rival="leader")
         start = time.perf_counter(); player.scores(state); total += time.perf_counter() - start
-        nodes += player._nodes
+        nodes += player.nodes if hasattr(player, "nodes") else player._nodes  # older commits
     print(json.dumps(nodes / total))
 else:
     from spaghetti.ai.mcts import MCTSPlayer

@@ -242,7 +242,7 @@ def test_c9_search_table_keeps_values_across_transpositions_but_not_histories(
         for table in (True, False):
             player = AlphaBetaPlayer(max_nodes=10**7, seed=1, table=table, max_depth=depth)
             values[table] = max(player.scores(state).values())
-            nodes[table] += player._nodes
+            nodes[table] += player.nodes
         assert values[True] == pytest.approx(values[False]), seed
         checked += 1
     assert checked >= 5

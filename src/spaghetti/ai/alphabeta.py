@@ -70,6 +70,11 @@ class AlphaBetaPlayer(ActionPlayer):
         self._table: dict[tuple, tuple] = {}
         self._deeper = False
 
+    @property
+    def nodes(self) -> int:
+        """The positions the last search visited (for benchmarks)."""
+        return self._nodes
+
     def best_action(self, state: State, legal: tuple[int, ...]) -> int:
         scores = self.scores(state)
         best = max(scores.values())
