@@ -43,9 +43,9 @@ _STRINGS: dict[str, tuple[str, str]] = {
                 "つよい: さらに深く読み、終盤はソルバーが証明した手を指す（1手およそ5秒以内）。"
                 "レベル1でふつうに対し勝率73%"),
     "ai.perfect": ("perfect: the solver's proven move, searched ten times as long as hard, "
-                   "else as hard",
+                   "else as hard; won 65 % against hard at level 1",
                    "完全: 「つよい」の10倍の時間をかけてソルバーが証明した手を指す（見つからなければ"
-                   "「つよい」と同じ）"),
+                   "「つよい」と同じ）。レベル1でつよいに対し勝率65%"),
     "players_n": ("{n} players", "{n}人"),
     "seed": ("seed {n}", "シード {n}"),
     "move_no": ("move {n}", "{n}手目"),
