@@ -55,6 +55,17 @@ def test_second_check_resumes_and_its_counts_reach_the_markdown(tmp_path):
     assert "The proven winner won every one." in md
 
 
+def test_second_check_counts_a_program_stopped_part_of_the_way_as_still_to_check(tmp_path):
+    path = tmp_path / "check.jsonl"
+    done = [{"program": "A", "opponent": o, "held": True} for o in level1_check.opponents(2)]
+    part = [{"program": "B", "opponent": "first 0", "held": True}]
+    path.write_text("".join(json.dumps(g) + "\n" for g in done + part))
+    s = level1_check.summary(str(path))
+    assert (s["programs"], s["complete"]) == (2, 1)
+    text = level1.second_check(s, solved=3)
+    assert "2 proven programs are still to be checked this way, 1 of them part of the way" in text
+
+
 @pytest.mark.skipif(_csearch is None, reason="tables are kept by the C search only")
 def test_second_check_stopped_keeps_its_table_and_takes_it_up(tmp_path):
     path, tables = str(tmp_path / "check.jsonl"), str(tmp_path / "tables")

@@ -318,11 +318,13 @@ def second_check(c: dict, solved: int) -> str:
     held = ("The proven winner won every one." if not c["failed"] else
             f"**{c['failed']} were not won by the proven winner**: "
             + "; ".join(f"{g['program']} against {g['opponent']}" for g in c["failures"]))
-    left = solved - c["programs"]
+    left, partly = solved - c["complete"], c["programs"] - c["complete"]
     return SECOND_CHECK.format(**c, kinds=kinds, held=held,
-                               left=(f" {left} proven programs are still to be checked this way "
-                                     "(the longest proofs: the winner's first decision repeats "
-                                     "the proof from the empty board)." if left > 0 else ""))
+                               left=(f" {left} proven programs are still to be checked this way"
+                                     + (f", {partly} of them part of the way" if partly else "")
+                                     + " (the longest proofs: the winner's first decision "
+                                     "repeats the proof from the empty board)."
+                                     if left > 0 else ""))
 
 
 KIND_WORDS = {"first": "each first placement of the opponent (then random play)",

@@ -180,13 +180,16 @@ def check(results: dict, path: str, max_seconds: float | None = None,
 
 
 def summary(path: str) -> dict:
-    """Counts over a results file: programs, games, games the proven winner did not win, and
-    games by kind of opponent."""
+    """Counts over a results file: programs, programs checked to the end, games, games the
+    proven winner did not win, and games by kind of opponent."""
     played = games(path)
     by_kind: dict[str, int] = {}
     for g in played:
         kind = g["opponent"].split()[0]
         by_kind[kind] = by_kind.get(kind, 0) + 1
     failures = [g for g in played if not g["held"]]
-    return {"programs": len({g["program"] for g in played}), "games": len(played),
+    last = opponents(0)[-1]  # the opponents are played in order: this one ends a check
+    return {"programs": len({g["program"] for g in played}),
+            "complete": len({g["program"] for g in played if g["opponent"] == last}),
+            "games": len(played),
             "failed": len(failures), "by_kind": by_kind, "failures": failures}
