@@ -65,16 +65,16 @@ class State:
 
     __slots__ = (
         "game", "program", "kinds", "mods", "vals", "queues", "uids", "cursor", "direction",
-        "lives", "supply", "hand", "removed", "on_board", "chips", "alive", "phase",
-        "decision", "to_move", "place_order", "place_index", "turn_pos",
-        "cmd", "this_uid", "cmd_vals", "step_i", "count_left", "chosen", "n_chosen", "selected",
-        "removed_queue", "rearrive", "marked", "winner", "draw", "reason", "seen", "seen_sig",
-        "repeated", "history", "auto_stalemate", "derived", "is_over", "progressed", "_legal",
-        "_sig", "plain", "rp_on", "memory_on", "flip", "trail", "here", "c10_visit", "later",
-        "first_cmd", "first", "to_arrange", "deal", "instant", "instant_gone", "opened", "passes", "rot",
-        "tokens", "interrupters", "inst_on", "intr_on", "seq_open", "drawn", "calls",
-        "temp_chips", "simple_key", "arrivals", "jumps", "run_dir", "copied", "free", "win",
-        "coin_on", "coin_due", "tail_first",
+        "lives", "supply", "hand", "removed", "on_board", "chips", "alive", "phase", "decision",
+        "to_move", "place_order", "place_index", "turn_pos", "cmd", "this_uid", "cmd_vals",
+        "step_i", "count_left", "chosen", "n_chosen", "selected", "removed_queue", "rearrive",
+        "marked", "winner", "draw", "reason", "seen", "seen_sig", "repeated", "history",
+        "auto_stalemate", "derived", "is_over", "progressed", "_legal", "_sig", "plain", "rp_on",
+        "memory_on", "flip", "trail", "here", "c10_visit", "later", "first_cmd", "first",
+        "to_arrange", "deal", "instant", "instant_gone", "opened", "passes", "rot", "tokens",
+        "interrupters", "inst_on", "intr_on", "seq_open", "drawn", "calls", "temp_chips",
+        "simple_key", "arrivals", "jumps", "run_dir", "copied", "free", "win", "coin_on",
+        "coin_due", "tail_first",
     )
 
     def __init__(self, game: Game, cards: list[CardType], instants: Iterable[CardType] = ()):
