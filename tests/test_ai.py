@@ -73,6 +73,49 @@ def test_players_meet_the_protocol_and_make_player_levels():
         make_player("grandmaster", 1)
 
 
+def test_perfect_proves_a_level1_placement_beyond_hards_budget():
+    # 651,993 positions from the empty board (docs/solved/level1.json): beyond hard's 20,000 and
+    # the general budget of 200,000, within perfect's level-1 budget.
+    program = "AddFlag,Bug,RemoveFlag,ForkBomb,MoveFlag".split(",")
+    state = spaghetti.new_game(level=1, program=program)
+    hard, perfect = make_player("hard", 1), make_player("perfect", 1)
+    perfect.choose(state)
+    assert perfect.proven == 1
+    assert perfect.level1_nodes is not None and perfect.level1_nodes > 651_993 > hard.max_nodes
+
+
+def test_perfect_plays_a_lost_position_for_the_hardest_refutation():
+    from spaghetti.solver.api import Timeout, solve
+
+    checked = 0
+    for seed in range(60):
+        state = spaghetti.new_game(level=1, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over and (state.phase != "execution" or len(state.legal()) < 2):
+            state.apply(rng.choice(state.legal()))
+        if state.is_over:
+            continue
+        seat = state.to_move
+        if solve(state, seat=seat, max_nodes=2_000_000, line=False).value != -1.0:
+            continue
+        player = make_player("perfect", 1)
+        effort = {}
+        for option in state.legal():
+            child = state.copy()
+            child.apply(option)
+            try:
+                effort[option] = solve(child, seat=seat, max_nodes=player.swindle_nodes,
+                                       line=False).nodes
+            except Timeout:
+                effort[option] = player.swindle_nodes + 1
+        assert effort[player.choose(state)] == max(effort.values())
+        assert player.proven == 0  # a loss is not a proof to play
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
 def test_players_refuse_a_finished_game():
     final = play_game(spaghetti.new_game(1, 2, seed=1), [RandomPlayer(1), RandomPlayer(2)])
     for player in (GreedyPlayer(1), MCTSPlayer(iterations=5, seed=1)):

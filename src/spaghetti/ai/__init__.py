@@ -10,9 +10,11 @@
 - ``hard``: :class:`ProvingPlayer`, the exact solver's move wherever it proves one within
   20,000 positions (near the end of a game), else :class:`AlphaBetaPlayer` within 200,000
   positions (never more than five seconds in all);
-- ``perfect``: :class:`ProvingPlayer` with ten times the solver's budget (the end of a game, or
-  a whole level-1 game once the solver reaches it), ``hard`` elsewhere; where the game hides
-  something, both play by the search alone.
+- ``perfect``: :class:`ProvingPlayer` with ten times the solver's budget (the end of a game),
+  and at level 1 with two players 5,000,000 positions of the level-1 solver (about five
+  seconds: most whole games from the empty board); ``hard`` elsewhere, except that a position
+  proven lost is played for the opponent's hardest proof; where the game hides something,
+  both play by the search alone.
 
 Budgets are counts of positions rather than seconds, so a seeded game replays exactly; the
 seconds are a cap that only a slow or busy machine meets (then a game may not replay). How much
@@ -36,7 +38,7 @@ class Player(Protocol):
 from .alphabeta import AlphaBetaPlayer  # noqa: E402
 from .greedy import GreedyPlayer  # noqa: E402
 from .mcts import MCTSPlayer  # noqa: E402
-from .perfect import ProvingPlayer  # noqa: E402
+from .perfect import LEVEL1_NODES, SWINDLE_NODES, ProvingPlayer  # noqa: E402
 from .random_player import RandomPlayer  # noqa: E402
 
 EASY_SECONDS = 0.2
@@ -63,7 +65,8 @@ def make_player(level: str, seed: int | None = None) -> Player:
         return ProvingPlayer(seed=seed, fallback_nodes=HARD_NODES, fallback_seconds=HARD_SECONDS,
                              max_nodes=HARD_PROOF_NODES)
     if level == "perfect":
-        return ProvingPlayer(seed=seed, fallback_nodes=HARD_NODES, fallback_seconds=HARD_SECONDS)
+        return ProvingPlayer(seed=seed, fallback_nodes=HARD_NODES, fallback_seconds=HARD_SECONDS,
+                             level1_nodes=LEVEL1_NODES, swindle_nodes=SWINDLE_NODES)
     raise ValueError(f"unknown difficulty {level!r}: one of {', '.join(LEVELS)}")
 
 

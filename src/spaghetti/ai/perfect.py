@@ -6,7 +6,13 @@ not a loss, the player plays the first option of the principal line, which keeps
 proven win is never let go, a proven draw never lost. Where the budget runs out, or every option
 loses against perfect play (then the hope is an imperfect opponent), it plays by alpha-beta
 search. ``hard`` is such a player with a small budget (a solver inside the search near the end
-of a game), ``perfect`` one with a budget ten times as large.
+of a game), ``perfect`` one with a budget ten times as large, and where the level-1 solver
+applies (level 1, two players) one of :data:`LEVEL1_NODES`, about five seconds of its search.
+
+A lost position is not given up: ``perfect`` plays the option whose refutation is hardest to
+prove (:meth:`ProvingPlayer.swindle`). An opponent that proves its win plays it, so the hope is
+an opponent that has to judge by search instead, and a refutation that takes the solver more
+positions is beyond more opponents' proofs.
 
 The solver sees everything, so in games that hide something (instant cards, face-down cards)
 these players do not use it: it would peek. There they play by the search alone, which never does.
@@ -19,7 +25,13 @@ from ..core.state import State
 from .base import ActionPlayer
 from .alphabeta import AlphaBetaPlayer
 
-SOLVER_NODES = 200_000  # about 1-3 s of search a decision
+SOLVER_NODES = 200_000  # about 1-3 s of the general solver's search a decision
+#: ``perfect``'s budget where the level-1 solver applies: about 5 s of its search, in which it
+#: proves the placements of 96 of the 117 proven level-1 programs from the empty board (200,000
+#: positions: 58; docs/solved/level1.json holds what each proof took).
+LEVEL1_NODES = 5_000_000
+#: How far :meth:`ProvingPlayer.swindle` follows each refutation: 25 times ``hard``'s proofs.
+SWINDLE_NODES = 500_000
 #: The time a hint's solver may search for a proof before the hint falls back to MCTS. A time,
 #: not a number of positions: the level-1 search visits about 150,000 positions a second and the
 #: general one a few thousand, and a hint should be quick on both.
@@ -61,8 +73,10 @@ def proven_hint(state: State, seconds: float | None = None):
 
 
 class ProvingPlayer(ActionPlayer):
-    """Plays the solver's proven move when it finds one within ``max_nodes`` positions, else the
-    alpha-beta search's within ``fallback_nodes``.
+    """Plays the solver's proven move when it finds one within ``max_nodes`` positions
+    (``level1_nodes`` where the level-1 solver applies, when given), else the alpha-beta
+    search's within ``fallback_nodes``; in a position proven lost, with ``swindle_nodes``, the
+    option of :meth:`swindle`.
 
     >>> import spaghetti
     >>> state = spaghetti.new_game(seed=1)
@@ -71,17 +85,62 @@ class ProvingPlayer(ActionPlayer):
     """
 
     def __init__(self, seed: int | None = None, fallback_nodes: int = 200_000,
-                 fallback_seconds: float | None = None, max_nodes: int = SOLVER_NODES):
+                 fallback_seconds: float | None = None, max_nodes: int = SOLVER_NODES,
+                 level1_nodes: int | None = None, swindle_nodes: int | None = None):
         self.fallback = AlphaBetaPlayer(max_nodes=fallback_nodes, seconds=fallback_seconds,
                                         seed=seed)
         self.rng = self.fallback.rng
         self.max_nodes = max_nodes
+        self.level1_nodes = level1_nodes
+        self.swindle_nodes = swindle_nodes
         self.proven = 0  # decisions played from a proof, for benchmarks
 
     def best_action(self, state: State, legal: tuple[int, ...]) -> int:
+        from ..solver.api import fast_covers
+
         if not state.hidden:
-            found = proven_option(state, self.max_nodes)
-            if found is not None and found[1] > -1.0:
-                self.proven += 1
-                return N.parse(found[0])
+            budget = self.max_nodes
+            if self.level1_nodes is not None and fast_covers(state):
+                budget = self.level1_nodes
+            found = proven_option(state, budget)
+            if found is not None:
+                if found[1] > -1.0:
+                    self.proven += 1
+                    return N.parse(found[0])
+                if self.swindle_nodes is not None and state.game.players == 2:
+                    return self.swindle(state, legal)
         return self.fallback.best_action(state, legal)
+
+    def swindle(self, state: State, legal: tuple[int, ...]) -> int:
+        """In a position proven lost for the seat to move (two players): the option whose
+        refutation takes the solver the most positions to prove, up to ``swindle_nodes`` (a
+        refutation not proven within them counts as hardest); ties go to the search. An
+        option found not to lose after all is played at once."""
+        from ..solver.api import Timeout, solve
+
+        seat = state.to_move
+        assert seat is not None, "a decision with options has a seat to move"
+        budget = self.swindle_nodes or 0
+        effort: dict[int, int] = {}
+        for action in legal:
+            child = state.copy()
+            child.apply_action(action)
+            if child.is_over:
+                if child.winner == seat:
+                    return action
+                effort[action] = 0
+                continue
+            try:
+                result = solve(child, seat=seat, max_nodes=budget, line=False)
+            except Timeout:
+                effort[action] = budget + 1
+                continue
+            if result.value > -1.0:
+                return action
+            effort[action] = result.nodes
+        hardest = max(effort.values())
+        ties = [a for a in legal if effort[a] == hardest]
+        if len(ties) == 1:
+            return ties[0]
+        scores = self.fallback.scores(state)
+        return max(ties, key=lambda a: scores.get(a, -2.0))  # below any value
