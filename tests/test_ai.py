@@ -116,6 +116,19 @@ def test_perfect_plays_a_lost_position_for_the_hardest_refutation():
     assert checked == 3
 
 
+def test_perfect_swindles_only_where_the_level1_solver_applies(monkeypatch):
+    import spaghetti.ai.perfect as perfect
+
+    monkeypatch.setattr(perfect, "proven_option", lambda state, nodes: ("pass", -1.0))
+    asked = []
+    monkeypatch.setattr(perfect.ProvingPlayer, "swindle",
+                        lambda self, state, legal: asked.append(state.game.level) or legal[0])
+    for level in (1, 3):  # at level 3 the general solver would take minutes a refutation
+        state = spaghetti.new_game(level=level, seed=2)
+        make_player("perfect", 1).choose(state)
+    assert asked == [1]
+
+
 def test_players_refuse_a_finished_game():
     final = play_game(spaghetti.new_game(1, 2, seed=1), [RandomPlayer(1), RandomPlayer(2)])
     for player in (GreedyPlayer(1), MCTSPlayer(iterations=5, seed=1)):

@@ -99,23 +99,23 @@ class ProvingPlayer(ActionPlayer):
         from ..solver.api import fast_covers
 
         if not state.hidden:
-            budget = self.max_nodes
-            if self.level1_nodes is not None and fast_covers(state):
-                budget = self.level1_nodes
-            found = proven_option(state, budget)
+            fast = fast_covers(state)  # else the general solver: a thousand times slower
+            found = proven_option(state, self.level1_nodes if fast and self.level1_nodes
+                                  else self.max_nodes)
             if found is not None:
                 if found[1] > -1.0:
                     self.proven += 1
                     return N.parse(found[0])
-                if self.swindle_nodes is not None and state.game.players == 2:
+                if fast and self.swindle_nodes is not None:
                     return self.swindle(state, legal)
         return self.fallback.best_action(state, legal)
 
     def swindle(self, state: State, legal: tuple[int, ...]) -> int:
-        """In a position proven lost for the seat to move (two players): the option whose
-        refutation takes the solver the most positions to prove, up to ``swindle_nodes`` (a
-        refutation not proven within them counts as hardest); ties go to the search. An
-        option found not to lose after all is played at once."""
+        """In a position proven lost for the seat to move (where the level-1 solver applies,
+        so two players): the option whose refutation takes the solver the most positions to
+        prove, up to ``swindle_nodes`` (a refutation not proven within them counts as
+        hardest); ties go to the search. An option found not to lose after all is played at
+        once."""
         from ..solver.api import Timeout, solve
 
         seat = state.to_move
