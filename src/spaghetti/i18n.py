@@ -42,10 +42,12 @@ _STRINGS: dict[str, tuple[str, str]] = {
                 "most; won 73 % against normal at level 1",
                 "つよい: さらに深く読み、終盤はソルバーが証明した手を指す（1手およそ5秒以内）。"
                 "レベル1でふつうに対し勝率73%"),
-    "ai.perfect": ("perfect: the solver's proven move, searched ten times as long as hard, "
-                   "else as hard; won 65 % against hard at level 1",
-                   "完全: 「つよい」の10倍の時間をかけてソルバーが証明した手を指す（見つからなければ"
-                   "「つよい」と同じ）。レベル1でつよいに対し勝率65%"),
+    "ai.perfect": ("perfect: the solver's proven move (at level 1 with two players, most whole "
+                   "games; up to about 5 s more a move), else as hard; won 69 % against hard "
+                   "at level 1, 74 of 75 games as the first player",
+                   "完全: ソルバーが証明した手を指す（レベル1・2人ならほとんどの対局で最初から。"
+                   "1手あたり最大約5秒多く考える）。見つからなければ「つよい」と同じ。"
+                   "レベル1でつよいに対し勝率69%、先手では75局中74勝"),
     "players_n": ("{n} players", "{n}人"),
     "seed": ("seed {n}", "シード {n}"),
     "move_no": ("move {n}", "{n}手目"),
