@@ -1,7 +1,7 @@
 """Time the exact solver on MoveFlag-heavy positions in the middle of a command (program
 Bug,MoveFlag,MoveFlag,MoveFlag), against the way it solved them before.
 
-    python benchmarks/solver_stalls.py --seeds 0-30 --at 144 --time-limit 60
+    python benchmarks/solver_stalls.py --seeds 0-29 --at 144 --time-limit 60
 
 The positions: a record whose last action is ``run`` on a MoveFlag card (seat 0 to choose a flag
 and a card), and, for each seed, the position after ``--at`` actions of a game of uniformly
@@ -100,17 +100,18 @@ def timed(fn, state, args) -> tuple[int | None, int | None, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--seeds", default="0-30", help="a range A-B of game seeds (B excluded)")
+    ap.add_argument("--seeds", default="0-29",
+                    help="a seed or a range A-B of game seeds, both included")
     ap.add_argument("--at", type=int, default=144, help="the action to stop each game at")
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--table-mb", type=int, default=512)
     ap.add_argument("--general", action="store_true", help="also time the general solver")
     ap.add_argument("--only", help="seeds to keep, comma-separated")
     args = ap.parse_args()
-    a, b = (int(x) for x in args.seeds.split("-"))
+    first, _, last = args.seeds.partition("-")
     only = None if args.only is None else {int(x) for x in args.only.split(",")}
     cases = [("record", records.replay(RECORD))]
-    for seed in range(a, b):
+    for seed in range(int(first), int(last or first) + 1):
         if only is not None and seed not in only:
             continue
         state = random_game(seed, args.at)
