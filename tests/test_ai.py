@@ -219,6 +219,39 @@ def test_greedy_time_cap_keeps_the_deepest_complete_iteration():
     assert make_player("easy", 1).seconds is not None  # easy answers at once on a busy machine
 
 
+def test_easy_plays_one_decision_in_four_at_random_and_replays_exactly():
+    # A decision is a mistake when the option is not one of the greedy player's best; a random
+    # pick is one with chance (options - best) / options, so over many decisions the share of
+    # mistakes is a quarter of the mean of that chance.
+    rng = random.Random(7)
+    easy, greedy = make_player("easy", 3), GreedyPlayer(3, max_nodes=300)
+    again = make_player("easy", 3)
+    assert easy.mistakes == 0.25 and greedy.mistakes == 0.0
+    easy.max_nodes = again.max_nodes = 300
+    easy.seconds = again.seconds = None  # positions only: the same choices on any machine
+    mistakes, expected, decisions = 0, 0.0, 0
+    for game in range(3):
+        state = spaghetti.new_game(3, 3, seed=game)
+        while not state.is_over:
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                scores = greedy.scores(state)
+                best = {a for a in legal if scores[a] >= max(scores.values()) - 1e-9}
+                option = easy.choose_action(state)
+                assert again.choose_action(state) == option  # seeded: the same game replays
+                mistakes += option not in best
+                expected += 0.25 * (len(legal) - len(best)) / len(legal)
+                decisions += 1
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert decisions >= 200
+    assert 0.6 * expected <= mistakes <= 1.4 * expected, (mistakes, expected, decisions)
+
+
+def test_greedy_mistakes_must_be_a_share():
+    with pytest.raises(ValueError, match="share of the decisions"):
+        GreedyPlayer(1, mistakes=1.5)
+
+
 # ------------------------------------------------------------------------- alpha-beta
 
 

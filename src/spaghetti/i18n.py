@@ -33,7 +33,8 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "level": ("level {n}", "レベル{n}"),
     # The computer's difficulties, as the ladder (docs/performance.md) measures them.
     "ai.random": ("random: any legal option", "ランダム: 合法な手から無作為"),
-    "ai.easy": ("easy: its own move only, at once; beats random", "やさしい: 自分の手だけを読む（即答）。ランダムに勝つ"),
+    "ai.easy": ("easy: its own move only, at once, and one move in four at random; beats random",
+                "やさしい: 自分の手だけを読む（即答）。4手に1手は無作為に指す。ランダムに勝つ"),
     "ai.normal": ("normal: reads the replies too, under 1 s a move; won 80-95 % against easy "
                   "with 2 players, 59-68 % with 3-4",
                   "ふつう: 相手の応手も読む（1手1秒以内）。やさしいに対し勝率80〜95%（2人）、"

@@ -4,7 +4,8 @@
 
 - ``random``: uniformly random legal options;
 - ``easy``: :class:`GreedyPlayer`, one ply of its own decisions judged by the evaluation
-  (within 3,000 positions, never more than a fifth of a second);
+  (within 3,000 positions, never more than a fifth of a second), and one decision in four a
+  legal option at random;
 - ``normal``: :class:`AlphaBetaPlayer`, the replies seen too, within 20,000 positions (about
   half a second a decision, never more than one);
 - ``hard``: :class:`ProvingPlayer`, the exact solver's move wherever it proves one within
@@ -41,7 +42,7 @@ from .mcts import MCTSPlayer  # noqa: E402
 from .perfect import LEVEL1_NODES, SWINDLE_NODES, ProvingPlayer  # noqa: E402
 from .random_player import RandomPlayer  # noqa: E402
 
-EASY_SECONDS = 0.2
+EASY_SECONDS, EASY_MISTAKES = 0.2, 0.25
 NORMAL_NODES, NORMAL_SECONDS = 20_000, 1.0
 #: hard's search and its solver's budget; the solver's 20,000 positions take up to about half a
 #: second, so the search's cap leaves room for them within five seconds.
@@ -58,7 +59,7 @@ def make_player(level: str, seed: int | None = None) -> Player:
     if level == "random":
         return RandomPlayer(seed)
     if level == "easy":
-        return GreedyPlayer(seed, seconds=EASY_SECONDS)
+        return GreedyPlayer(seed, seconds=EASY_SECONDS, mistakes=EASY_MISTAKES)
     if level == "normal":
         return AlphaBetaPlayer(max_nodes=NORMAL_NODES, seconds=NORMAL_SECONDS, seed=seed)
     if level == "hard":

@@ -179,7 +179,7 @@ def _refuse_setup_with_load(ctx: click.Context) -> None:
               show_default=True,
               help="'human': everyone at one keyboard; otherwise every seat but --seat is a "
                    "computer: 'random' plays at random, 'easy' looks at its own move only (at "
-                   "once), 'normal' sees the replies too (under 1 s a move), 'hard' searches "
+                   "once) and plays one move in four at random, 'normal' sees the replies too (under 1 s a move), 'hard' searches "
                    "deeper and plays the solver's proven moves near the end (about 5 s at "
                    "most), 'perfect' gives the solver ten times as long (at level 1 with two "
                    "players, whole games: about 5 s more a move) and plays a lost position for "
