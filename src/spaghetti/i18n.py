@@ -35,10 +35,9 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "ai.random": ("random: any legal option", "ランダム: 合法な手から無作為"),
     "ai.easy": ("easy: its own move only, at once, and one move in four at random; beats random",
                 "やさしい: 自分の手だけを読む（即答）。4手に1手は無作為に指す。ランダムに勝つ"),
-    "ai.normal": ("normal: reads the replies too, under 1 s a move; won 80-95 % against easy "
-                  "with 2 players, 59-68 % with 3-4",
-                  "ふつう: 相手の応手も読む（1手1秒以内）。やさしいに対し勝率80〜95%（2人）、"
-                  "59〜68%（3〜4人）"),
+    "ai.normal": ("normal: reads the replies too, under 1 s a move; won 85-95 % against easy "
+                  "with 2 to 4 players",
+                  "ふつう: 相手の応手も読む（1手1秒以内）。やさしいに対し勝率85〜95%（2〜4人）"),
     "ai.hard": ("hard: reads deeper and plays proven moves near the end, about 5 s a move at "
                 "most; won 73 % against normal at level 1",
                 "つよい: さらに深く読み、終盤はソルバーが証明した手を指す（1手およそ5秒以内）。"
