@@ -39,9 +39,9 @@ _STRINGS: dict[str, tuple[str, str]] = {
                   "with 2 to 4 players",
                   "ふつう: 相手の応手も読む（1手1秒以内）。やさしいに対し勝率85〜95%（2〜4人）"),
     "ai.hard": ("hard: reads deeper and plays proven moves near the end, about 5 s a move at "
-                "most; won 73 % against normal at level 1",
+                "most; won 73 % against normal at level 1, 83-92 % with 3-4 players",
                 "つよい: さらに深く読み、終盤はソルバーが証明した手を指す（1手およそ5秒以内）。"
-                "レベル1でふつうに対し勝率73%"),
+                "レベル1でふつうに対し勝率73%、3〜4人では83〜92%"),
     "ai.perfect": ("perfect: the solver's proven move (at level 1 with two players, most whole "
                    "games; up to about 5 s more a move), else as hard; won 69 % against hard "
                    "at level 1, 74 of 75 games as the first player",
