@@ -26,6 +26,11 @@ WATCH = """() => {
 }"""
 
 
+#: Where the options of the seat to move are shown: on the cards, on the players (a command
+#: that chooses a player, such as ForkBomb's target), and as buttons.
+OPTIONS = "#program .legal, .players .legal[data-option], .buttons button.legal"
+
+
 def _against_the_computer(url: str, seed: int = 3) -> dict:
     res = httpx.post(url + "/api/games", json={
         "level": 1, "players": 2, "you": 0, "seed": seed, "autoplay": True,
@@ -42,8 +47,8 @@ def _play_some_moves_by_clicking(page, count: int) -> None:
     """Click the first option of the player's until the game has gone `count` moves on."""
     start = _moves(page)
     while _moves(page) < start + count and not page.locator("#result").count():
-        page.wait_for_selector("#program .legal, .buttons button.legal, #result")
-        target = page.locator("#program .legal, .buttons button.legal").first
+        page.wait_for_selector(OPTIONS + ", #result")
+        target = page.locator(OPTIONS).first
         if target.count():
             try:
                 target.click(timeout=2_000)
@@ -68,8 +73,8 @@ def test_a_computer_move_is_animated_and_not_under_reduced_motion(tmp_path, brow
         else:
             assert seen["animating"] > 0 and seen["moving"] > 0
             # a click skips the motion under way: nothing is left moving
-            page.wait_for_selector("#program .legal, .buttons button.legal")
-            page.locator("#program .legal, .buttons button.legal").first.click()
+            page.wait_for_selector(OPTIONS)
+            page.locator(OPTIONS).first.click()
             page.wait_for_selector(".board.animating", state="attached")
             page.evaluate("""document.addEventListener('pointerdown', () => { window.left =
                 document.querySelectorAll('.board.animating, .moving').length; }, { once: true })""")
@@ -133,7 +138,7 @@ def test_the_guided_first_game_teaches_step_by_step_as_the_player_acts(tmp_path,
         for _ in range(400):
             if page.locator("#result").count():
                 break
-            targets = page.locator("#program .legal, .players .legal, .buttons button.legal")
+            targets = page.locator(OPTIONS)
             if targets.count():
                 try:
                     targets.nth(rng.randrange(targets.count())).click(timeout=1_000)
@@ -167,7 +172,7 @@ def test_a_whole_level_1_game_against_the_computer_with_the_keyboard_only(tmp_pa
         turns = came_by_itself = 0
         keys_used = set()
         for _ in range(300):
-            page.wait_for_selector("#program .legal, .buttons button.legal, #result")
+            page.wait_for_selector(OPTIONS + ", #result")
             if page.locator("#result").count():
                 break
             moves = _moves(page)
