@@ -179,11 +179,12 @@ def _refuse_setup_with_load(ctx: click.Context) -> None:
               show_default=True,
               help="'human': everyone at one keyboard; otherwise every seat but --seat is a "
                    "computer: 'random' plays at random, 'easy' looks at its own move only (at "
-                   "once) and plays one move in four at random, 'normal' sees the replies too (under 1 s a move), 'hard' searches "
-                   "deeper and plays the solver's proven moves near the end (about 5 s at "
-                   "most), 'perfect' gives the solver ten times as long (at level 1 with two "
-                   "players, whole games: about 5 s more a move) and plays a lost position for "
-                   "the opponent's hardest proof, else plays as 'hard'. "
+                   "once) and plays one move in four at random, 'normal' sees the replies too "
+                   "(under 1 s a move), 'hard' searches deeper and plays the solver's proven "
+                   "moves near the end (about 5 s at most), 'perfect' gives the solver ten "
+                   "times as long (at level 1 with two players, whole games: about 5 s more a "
+                   "move) and "
+                   "plays a lost position for the opponent's hardest proof, else plays as 'hard'. "
                    "The ladder: docs/performance.md.")
 @click.option("--seat", type=int, default=0, show_default=True,
               help="Your seat against the computer (0 = Red, who places first).")
