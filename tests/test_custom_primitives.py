@@ -603,8 +603,13 @@ def test_custom_call_visits_a_near_card_and_comes_back(variant):
     state.apply("pass")
     assert state.cursor == 1 and state.turn_flag == (1, 0)  # the ordinary advance
 
-    # C16: a card whose visit waits for a call to end cannot be called
+    # C16: a card whose visit waits for a call to end cannot be called; C4 (P24): nor is a
+    # call offered when the only card in reach is empty (it would change nothing)
     state = start(variant, ["MyCall", "MyCall", "Beta"], [[0], [0, 1]], CALL)
+    state.apply("run")
+    state.apply("card 1")
+    assert state.legal() == ["pass"]
+    state = start(variant, ["MyCall", "MyCall", "Beta"], [[0, 2], [0, 1]], CALL)
     state.apply("run")
     state.apply("card 1")
     assert state.legal() == ["pass", "run"]

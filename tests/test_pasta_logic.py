@@ -236,6 +236,71 @@ def test_c19_removing_the_called_card_returns_to_the_caller():
     assert state.to_move == 1  # the caller's visit goes on with Blue's flag
 
 
+def test_c4_subroutine_runs_only_when_a_call_would_change_something_p24():
+    # Subroutine at 0 reaches cards 1 and 6, both empty and without chips: a call comes back
+    # to the position passing leads to.
+    state = game(["Subroutine", "AddFlag", "Bug", "MoveFlag", "Reorder", "Rotate", "FastPass"])
+    for option in ["place 0", "place 0", "place 2", "place 2", "place 3", "place 3", "place 4",
+                   "place 4", "place 5", "place 5"]:
+        state.apply(option)
+    assert state.kinds[state.cursor].name == "Subroutine" and state.legal() == ["pass"]
+    # A chip on a card in reach is a change: it goes back as the cursor leaves that card (C17).
+    state.mods[1], state.chips[0] = (1,), state.chips[0] - 1
+    state._legal = None
+    assert state.legal() == ["pass", "run"]
+
+
+def _nested_call(program, outer, calls):
+    """Two flags on each card (Red's first); every flag passes until Red's on card ``outer``,
+    then ``calls`` are played."""
+    state = game(program)
+    for i in range(5):
+        state.apply(f"place {i}")
+        state.apply(f"place {i}")
+    while state.cursor != outer:
+        state.apply("pass")
+    for option in calls:
+        state.apply(option)
+    return state
+
+
+def test_p28_a_removed_caller_that_was_called_hands_the_return_to_its_caller():
+    # Subroutine 2 calls Subroutine 1, which calls RemoveCommand 0; Blue's flag there removes
+    # Subroutine 1 (its follower would be Subroutine 2, whose visit is waiting).
+    state = _nested_call(["RemoveCommand", "Subroutine", "Subroutine", "Bug", "AddFlag"],
+                         2, ["run", "card 1", "run", "card 0"])
+    assert state.calls and state.to_move == 0 and state.kinds[state.cursor].name == "RemoveCommand"
+    state.apply("run")
+    state.apply("card 1")
+    state.apply("pass")  # Blue on RemoveCommand; its visit, and the removed caller's, end
+    assert not state.calls and state.cursor == 1 and state.kinds[1].name == "Subroutine"
+    assert state.to_move == 1  # the outer Subroutine's visit goes on with Blue's flag
+    assert state.legal() == ["pass", "run"] and state.owners(1) == [0, 1]
+
+
+def test_p28_the_called_card_is_not_visited_again_when_its_caller_goes():
+    # Subroutine 1 calls Subroutine 2, which calls RemoveCommand 3 (the removed caller's
+    # follower); Red there removes Subroutine 2, Blue passes: back to Subroutine 1 at once.
+    state = _nested_call(["Bug", "Subroutine", "Subroutine", "RemoveCommand", "AddFlag"],
+                         1, ["run", "card 2", "run", "card 3"])
+    state.apply("run")
+    state.apply("card 2")
+    state.apply("pass")
+    assert not state.calls and state.kinds[state.cursor].name == "Subroutine"
+    assert state.cursor == 1 and state.to_move == 1
+
+
+def test_p28_the_called_card_removing_its_caller_then_itself_returns_to_the_outer_caller():
+    state = _nested_call(["Bug", "Subroutine", "Subroutine", "RemoveCommand", "AddFlag"],
+                         1, ["run", "card 2", "run", "card 3"])
+    state.apply("run")
+    state.apply("card 2")  # Red removes Subroutine 2
+    state.apply("run")
+    state.apply("card 2")  # Blue removes RemoveCommand itself, now at index 2
+    assert [k.name for k in state.kinds] == ["Bug", "Subroutine", "AddFlag"]
+    assert not state.calls and state.cursor == 1 and state.to_move == 1
+
+
 # ---------------------------------------------------------------------------- random games
 
 

@@ -135,7 +135,9 @@ class State:
         # Pasta Logic: chips leave with the cursor (C17), and Subroutine's calls (C16).
         self.temp_chips = game.rules.temporary_chips
         self.calls: tuple = ()  # the cards whose visits wait for a call to end: uid, or
-        #                         ("gone", uid) of the card the return goes to instead (C19)
+        #                         ("gone", uid) of the card the return goes to instead (C19),
+        #                         or ("gone", None) for a removed caller that was itself
+        #                         called: its caller's visit goes on (P28)
         # The expansions that see every arrival or advance take the expanded visit path.
         # The Nightmare notes' coin flip: at each visit of a card with two flags or more, a
         # chance event decides whether the queue is walked from the head or from the tail.
@@ -1046,13 +1048,24 @@ class State:
         """The called card's visit is over: the cursor goes back to the card that called. If
         that card was removed meanwhile, C3 applies from the place it had (C19)."""
         self._leave(self.cursor)
-        back = self.calls[-1]
-        self.calls = self.calls[:-1]
-        if back.__class__ is int:
-            self.cursor = self.uids.index(back)
-            return
-        self.cursor = self.uids.index(back[1])  # C19: the caller's follower, a fresh arrival
-        self._arrive()
+        to, fresh = self._pop_return()
+        self.cursor = self.uids.index(to)
+        if fresh:
+            self._arrive()
+
+    def _pop_return(self) -> tuple[int, bool]:
+        """Where the visit of a called card returns to, and whether it arrives there afresh.
+        The caller's visit goes on; a caller removed meanwhile that was itself called has
+        its own visit ended too, back to its caller (P28); at the bottom of the chain, C3
+        applies from the removed caller's place: its follower, arrived at afresh (C19)."""
+        calls = self.calls
+        while True:
+            back = calls[-1]
+            calls = calls[:-1]
+            if back.__class__ is int or back[1] is not None:
+                break
+        self.calls = calls
+        return (back, False) if back.__class__ is int else (back[1], True)
 
     def _leave(self, c: int) -> None:
         """The cursor leaves card c: with temporary chips (C17) its chips go back."""
@@ -1238,21 +1251,17 @@ class State:
         gone = ("gone", uid)
         if uid in self.calls or gone in self.calls:
             # C19: the return to this card goes to its follower instead (and so on, should
-            # that one be removed too before the return).
-            self.calls = tuple(("gone", follower) if u == uid or u == gone else u
-                               for u in self.calls)
+            # that one be removed too before the return); a caller that was itself called
+            # only hands the return on to its own caller (P28).
+            self.calls = tuple(
+                (("gone", None) if j and u == uid else ("gone", follower))
+                if u == uid or u == gone else u for j, u in enumerate(self.calls))
         to = self.uids[cursor]
         if i == cursor and n > 1:
             to = follower  # C3: the visit ends; the follower is arrived at anew
             self.rearrive = True
             if self.calls:  # C19: the called card's visit ends: back to the caller
-                back = self.calls[-1]
-                self.calls = self.calls[:-1]
-                if back.__class__ is int:
-                    to = back
-                    self.rearrive = False  # the caller's visit goes on
-                else:
-                    to = back[1]
+                to, self.rearrive = self._pop_return()
         self._take_card(i)
         self.cursor = self.uids.index(to) if self.queues else 0
         self._sig = None
@@ -1479,7 +1488,8 @@ class State:
             key += (self.tokens,)
         if self.calls:
             n = len(self.uids)  # a return to a follower (C19) counts from -n
-            key += (tuple(self.uids.index(u) if u.__class__ is int else self.uids.index(u[1]) - n
+            key += (tuple(self.uids.index(u) if u.__class__ is int
+                          else None if u[1] is None else self.uids.index(u[1]) - n
                           for u in self.calls),)
         if self.coin_on:
             key += (self.tail_first,)

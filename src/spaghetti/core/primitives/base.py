@@ -55,6 +55,8 @@ class Board(Protocol):
     count_left: int
     derived: bool
     calls: tuple[Any, ...]
+    memory_on: bool
+    temp_chips: bool
     jumps: tuple[tuple[int, int], ...]
     copied: frozenset[int]
     rearrive: bool

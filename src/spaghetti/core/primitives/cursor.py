@@ -54,6 +54,16 @@ class Call(Primitive):
         near = {(here + d) % n for d in range(-reach, reach + 1) if d}
         return [N.CARD | i for i in sorted(near) if i != here and board.uids[i] not in waiting]
 
+    def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
+        """C4: a call changes the game only through what the called card holds: flags, which
+        get their turns, or chips, which go back as the cursor leaves it (C17); or when Memory
+        remembers the arrival (C11). A call to an empty card comes back to the same position."""
+        targets = self.targets(board, step, vals)
+        if board.memory_on:
+            return bool(targets)
+        return any(board.queues[t & 0xFFFF] or board.temp_chips and any(board.mods[t & 0xFFFF])
+                   for t in targets)
+
     def choose(self, board: Board, step: Step, action: int) -> bool:
         """The cursor visits the card (a full visit, C1), then comes back to finish the visit
         of the card it left."""
