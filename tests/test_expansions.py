@@ -1,6 +1,8 @@
 """The extra cards ReversePriority (C10) and Memory (C11), and the option reverse_flips_priority
 (SPEC section 3)."""
 
+import json
+
 import pytest
 
 import spaghetti
@@ -208,3 +210,38 @@ def test_c4_c10_run_that_only_sends_the_runner_to_the_tail_is_offered():
     # With Red's flag alone on the card, running changes nothing at all: pass only.
     state = setup(1, 2, program, [[0, 1, 2, 3], [1, 2, 3, 4]], options=options)
     assert state.cursor == 0 and state.to_move == 0 and state.legal() == ["pass"]
+
+
+def _from_record(options, program, actions, level=3, **extra):
+    record = {"format": "spaghetti-record/1", "variant": "spaghetti-code", "level": level,
+              "players": 2, "options": options, "program": program, "actions": actions, **extra}
+    return records.loads(json.dumps(record))
+
+
+def test_c4_c12_a_chip_put_on_an_instant_card_is_seen_by_the_position():
+    # Memory remembers two Increment cards; the last Increment chip went onto an instant card
+    # in the Memory run just before, so no way of running changes anything now. The chip
+    # supply is part of the position (C9): running is not offered (it once was, because the
+    # position kept the supply it had before that chip).
+    placements = [f"place {i}" for i in range(6) for _ in range(2)]
+    state = _from_record(
+        {"memory": True, "instant_cards": True},
+        ["Increment", "Increment", "Memory", "AddFlag", "AddFlag", "AddFlag"],
+        ["take 0", "take 1", *placements, "run", "param i1.0", "run", "param i0.0", "run",
+         "param 0.0", "run", "param 0.0", "run", "param i0.0", "param i1.0"],
+        instant_deal=["MoveFlag", "MoveCommand", "Bug"])
+    assert state.chips[0] == 0 and state.kinds[state.cursor].name == "Memory"
+    assert state.legal() == ["pass", "instant"]
+
+
+def test_c9_p13_memory_keeps_in_the_position_only_what_it_can_still_read():
+    # Twice on Reverse with the same program, direction and flags, Memory the card arrived at
+    # before; the one before that differs (none, then Reverse), but only a Memory could read
+    # it, and the cursor is not on one: the same position, so the stalemate comes at once (C9).
+    placements = [f"place {i}" for i in range(5) for _ in range(2)]
+    actions = [*placements, "pass", "pass", "run", "pass", "run", "pass"]
+    program = ["Memory", "Reverse", "AddFlag", "AddFlag", "AddFlag"]
+    state = _from_record({"memory": True}, program, actions, level=2)
+    assert state.is_over and state.winner == 0  # most queue heads (C9 (3))
+    manual = _from_record({"memory": True, "stalemate": "manual"}, program, actions, level=2)
+    assert manual.legal() == ["pass", "run", "declare"]

@@ -84,8 +84,9 @@ def test_instant_is_offered_at_the_flag_s_turn_and_runs_as_if_printed_there():
     assert "instant" not in state.legal()
 
 
-def test_instant_with_nothing_to_change_is_not_offered_c4():
-    # Seat 0 holds MoveFlag; with its count lowered to 0 by its owner it changes nothing.
+def test_c4_instant_whose_command_does_nothing_is_still_offered_its_departure_changes():
+    # Seat 0 holds MoveFlag; its count lowered to 0 by its owner, running it moves no flag,
+    # but the card leaving the game (revealed, its chip back) is a change of position (C4, C9).
     state = instant_game(program=["Decrement", "AddFlag", "Bug", "MoveFlag", "RemoveFlag",
                                   "ForkBomb"])
     place_round_robin(state, [0, 1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 0])
@@ -93,10 +94,15 @@ def test_instant_with_nothing_to_change_is_not_offered_c4():
     state.apply("run")
     assert "param i0.0" in state.legal()
     state.apply("param i0.0")
-    assert state.instant[0][1] == (-1,)
+    assert state.instant[0][1] == (-1,) and state.chips == [5, 4]
     state = random_until(state, lambda s: s.deciding == "turn" and s.to_move == 0
                          and s.instant[0] is not None)
-    assert "instant" not in state.legal()
+    assert "instant" in state.legal()
+    decrement_chips = state.chips[1]
+    state.apply("instant")  # no flag to choose: the command is over at once
+    assert state.deciding != "flag"
+    assert state.instant[0] is None and state.instant_gone[0] == ("used", state.deal[1])
+    assert state.chips[1] == decrement_chips + 1  # its Decrement chip back (P14)
 
 
 def test_c12_increment_reaches_own_instant_card_every_parameter_the_other_s_first_only():

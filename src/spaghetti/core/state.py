@@ -489,8 +489,8 @@ class State:
         d = self.decision
         if d == D_TURN:
             base: tuple[int, ...] = _TURN_PASS_RUN if self._can_run() else _TURN_PASS_ONLY
-            if self.inst_on and self._can_run_instant():
-                base += (N.INSTANT,)
+            if self.inst_on and self.instant[self._actor] is not None:
+                base += (N.INSTANT,)  # C4: the card's departure alone changes the position
             return base + (N.DECLARE,) if self.repeated else base
         if d == D_TARGET:
             targets = self._targets()
@@ -514,7 +514,7 @@ class State:
         if card.composite:
             steps = self._copied_steps(card, self.vals[c])
             if steps is None:  # its effects may cancel out: only the outcome tells
-                return self._outcome_differs(_RUN)
+                return self._outcome_differs()
             return any(self._step_changes(k, step, v) for k, step, v in steps) or \
                 self.c10_visit and self._c10_runner_moves()
         return self._changes(card, self.vals[c]) or self.c10_visit and self._c10_runner_moves()
@@ -559,20 +559,18 @@ class State:
         q.insert(self.turn_pos, runner)
         return moved != q
 
-    def _outcome_differs(self, start: int, budget: int = 4096) -> bool:
-        """C4 decided by outcome: does some way of running (``run`` or ``instant``, then every
-        choice of targets) lead to another position than passing? Explored on copies, depth
-        first, stopping at the first outcome that differs. ``budget`` bounds the copies made;
-        a command with that many ways of running is taken to change something."""
+    def _outcome_differs(self, budget: int = 4096) -> bool:
+        """C4 decided by outcome: does some way of running (``run``, then every choice of
+        targets) lead to another position than passing? Explored on copies, depth first,
+        stopping at the first outcome that differs. ``budget`` bounds the copies made; a
+        command with that many ways of running is taken to change something."""
         passed = self._trial()
-        if start == N.INSTANT:  # the instant card's own departure is not a change (P20)
-            passed._instant_leaves(self._actor, "used")
         passed._legal = _TURN_PASS_ONLY
         passed.apply_action(_PASS)
         target = passed.position_key()
         ran = self._trial()
-        ran._legal = (start,)
-        ran.apply_action(start)
+        ran._legal = (_RUN,)
+        ran.apply_action(_RUN)
         stack = [ran]
         while stack:
             trial = stack.pop()
@@ -919,16 +917,6 @@ class State:
 
     # ------------------------------------------------------------------ commands
 
-    def _can_run_instant(self) -> bool:
-        """Instant cards: the seat to move holds one, and running it here changes the game."""
-        held = self.instant[self._actor]
-        if held is None:
-            return False
-        if held[0].composite:
-            return self._outcome_differs(N.INSTANT)
-        return self._changes(held[0], self._instant_values(held)) or \
-            self.c10_visit and self._c10_runner_moves()
-
     @staticmethod
     def _instant_values(held: tuple) -> tuple[int, ...]:
         card, mods = held
@@ -1273,6 +1261,7 @@ class State:
             return
         for m in mods:
             self.chips[m < 0] += abs(m)
+        self._sig = None  # the chip supply is part of the position
 
     def _queue_copies(self, commands: list[tuple[int, CardType, tuple[int, ...]]]) -> None:
         """Copied commands (offset from this card, card, values) run next, as one group: their
@@ -1455,6 +1444,14 @@ class State:
             self.repeated = False
             self._legal = None
 
+    def _may_recall(self) -> bool:
+        """Can a Memory still run before the next arrival, and so read the older remembered
+        card? Only on the cursor's card, by the flag with the turn or one still pending, once
+        the visit has begun (an interrupt comes before the arrival)."""
+        c = self.cursor
+        return (self.decision != D_INTERRUPT and c < len(self.kinds) and self.kinds[c].recalls
+                and (self.decision == D_TURN or any(x & PENDING for x in self.queues[c])))
+
     def _key(self) -> tuple:
         """The reversible part of the position. The rest (lives, supplies, hands, who is still
         in) only ever changes irreversibly, and every such change empties ``seen``
@@ -1478,7 +1475,10 @@ class State:
         # the unused instant cards with their chips, the interrupt tokens, the cards waiting
         # for a call to end.
         if self.memory_on:
-            key += (tuple(None if r is None else r.name for r in self.trail),
+            older, newer = self.trail
+            if not self._may_recall():  # pushed out unread at the next arrival: no matter (P13)
+                older = None
+            key += (None if older is None else older.name, None if newer is None else newer.name,
                     None if self.here is None else self.here.name)
         if self.rp_on:
             key += (self.c10_visit,)
