@@ -9,7 +9,9 @@ A pairing X-Y (X the level below, Y the one above) at a setup (level x players) 
 first and second; with 3 players every seating of one X and two Y and of two X and one Y; with
 4 players every seating of two X and two Y. So each side holds the same seats equally often,
 and a game counts for Y when a Y wins it (a draw: a half), for X when an X does; equal players
-score 50 %. A game still on after ``MAX_DECISIONS`` decisions is stopped and counts as a draw.
+score 50 %. A game still on after ``MAX_DECISIONS`` decisions is stopped and judged a stalemate
+(C9's tie-break: what a repetition would decide; a player behind on it can otherwise put off the
+repetition for thousands of decisions by shuffling the program).
 
 Every game is one line of the ``--out`` file (JSON), written as it ends, so a run that is
 stopped goes on where it was when started again with the same arguments. At the end (and with
@@ -42,10 +44,11 @@ from spaghetti.core.game import Game  # noqa: E402
 
 SETUPS = ("1x2", "3x2", "3x3", "3x4")
 PAIRS = ("random-easy", "easy-normal", "normal-hard", "hard-perfect")
-#: A game still on after this many decisions counts as a draw ("unfinished": true in its line).
-#: With 4 players a game of shuffles can run for an hour before a position repeats; the longest
-#: finished one so far took 3,212 decisions.
-MAX_DECISIONS = 5000
+#: A game still on after this many decisions (by the number of players) is judged a stalemate
+#: ("unfinished": true in its line). No game of the ladder that ended by itself took more than
+#: 170 decisions with 2 players or 700 with 3 or 4 (one of shuffles with 4 took 3,212 before
+#: ``easy`` made mistakes).
+MAX_DECISIONS = {2: 500, 3: 1000, 4: 1000}
 
 
 def seatings(players: int) -> list[tuple[bool, ...]]:
@@ -64,7 +67,7 @@ def play(job: dict) -> dict:
     state = Game(level=level, players=players).new_state(seed=deal)
     seats = [make_player(x if is_x else y, deal * 10 + s) for s, is_x in enumerate(seating)]
     think: dict[str, list[float]] = {"x": [], "y": []}
-    while not state.is_over and len(state.history) < MAX_DECISIONS:
+    while not state.is_over and len(state.history) < MAX_DECISIONS[players]:
         seat = state.to_move
         assert seat is not None
         choice = len(state.legal_actions()) > 1
@@ -73,7 +76,7 @@ def play(job: dict) -> dict:
         if choice:
             think["x" if seating[seat] else "y"].append(time.perf_counter() - start)
         state.apply(option)
-    w = state.winner if state.is_over else None
+    w = state.winner if state.is_over else state.tiebreak_winner()
     score = 0.5 if w is None else 1.0 if seating[w] else 0.0
     return {**job, "score": score, "decisions": len(state.history), "think": think,
             "unfinished": not state.is_over}

@@ -73,6 +73,17 @@ def test_players_meet_the_protocol_and_make_player_levels():
         make_player("grandmaster", 1)
 
 
+def test_normal_searches_a_quarter_of_the_positions_with_two_players():
+    # The ladder's steps with two players were uneven at 20,000 (docs/performance.md).
+    normal = make_player("normal", 1)
+    assert isinstance(normal, AlphaBetaPlayer)
+    two, three = spaghetti.new_game(3, 2, seed=4), spaghetti.new_game(3, 3, seed=4)
+    normal.choose(two)
+    assert normal.nodes <= 5_001
+    normal.choose(three)
+    assert 5_001 < normal.nodes <= 20_001
+
+
 def test_perfect_proves_a_level1_placement_beyond_hards_budget():
     # 651,993 positions from the empty board (docs/solved/level1.json): beyond hard's 20,000 and
     # the general budget of 200,000, within perfect's level-1 budget.

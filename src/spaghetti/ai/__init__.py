@@ -6,8 +6,9 @@
 - ``easy``: :class:`GreedyPlayer`, one ply of its own decisions judged by the evaluation
   (within 3,000 positions, never more than a fifth of a second), and one decision in four a
   legal option at random;
-- ``normal``: :class:`AlphaBetaPlayer`, the replies seen too, within 20,000 positions (about
-  half a second a decision, never more than one);
+- ``normal``: :class:`AlphaBetaPlayer`, the replies seen too, within 5,000 positions with two
+  players and 20,000 with more (about a tenth and a third of a second a decision, never more
+  than one);
 - ``hard``: :class:`ProvingPlayer`, the exact solver's move wherever it proves one within
   20,000 positions (near the end of a game), else :class:`AlphaBetaPlayer` within 200,000
   positions (never more than five seconds in all);
@@ -43,7 +44,9 @@ from .perfect import LEVEL1_NODES, SWINDLE_NODES, ProvingPlayer  # noqa: E402
 from .random_player import RandomPlayer  # noqa: E402
 
 EASY_SECONDS, EASY_MISTAKES = 0.2, 0.25
-NORMAL_NODES, NORMAL_SECONDS = 20_000, 1.0
+#: normal's budget by the number of players: with two, 20,000 positions made the steps below and
+#: above it uneven (docs/performance.md, the ladder); with more, 5,000 fell short against easy.
+NORMAL_NODES, NORMAL_SECONDS = {2: 5_000, 3: 20_000, 4: 20_000, 5: 20_000}, 1.0
 #: hard's search and its solver's budget; the solver's 20,000 positions take up to about half a
 #: second, so the search's cap leaves room for them within five seconds.
 HARD_NODES, HARD_SECONDS, HARD_PROOF_NODES = 200_000, 4.5, 20_000

@@ -12,7 +12,8 @@ aimed, and a forced decision (one legal option) does not count at all. A chance 
 Nightmare notes' coin) is the mean of its outcomes.
 
 Iterative deepening, depth 1, 2, 3, ... while a whole iteration fits in ``max_nodes`` (a count,
-so a seeded game replays exactly; ``seconds`` is a safety cap that only bites on a slow machine),
+so a seeded game replays exactly; ``seconds`` is a safety cap that only bites on a slow machine;
+a mapping gives the count by the number of players, as a round of turns is more plies with more),
 keeps the deepest complete answer; each iteration tries first the options that were best in the
 one before, and every node tries first the option that was best there last time (a small table
 keyed by position), so the cut-offs come early. A win is worth a little less the later it comes,
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping
 
 from ..core import notation as N
 from ..core.state import D_TARGET, State
@@ -54,7 +56,7 @@ class AlphaBetaPlayer(ActionPlayer):
     True
     """
 
-    def __init__(self, max_nodes: int = 20_000, seconds: float | None = None,
+    def __init__(self, max_nodes: int | Mapping[int, int] = 20_000, seconds: float | None = None,
                  seed: int | None = None, rival: str = "leader", table: bool = True,
                  max_depth: int = MAX_DEPTH):
         self.max_nodes = max_nodes
@@ -65,6 +67,7 @@ class AlphaBetaPlayer(ActionPlayer):
         self.rng = random.Random(seed)
         self.last_depth = 0  # depth of the last complete iteration, for benchmarks
         self._nodes = 0
+        self._limit = max_nodes if isinstance(max_nodes, int) else 0  # for the game searched
         self._deadline: float | None = None
         self._best: dict[tuple, int] = {}
         self._table: dict[tuple, tuple] = {}
@@ -92,6 +95,8 @@ class AlphaBetaPlayer(ActionPlayer):
         self._best = {}
         self._table = {} if self.table else _Forgetful()
         self._nodes = 0
+        self._limit = (self.max_nodes if isinstance(self.max_nodes, int)
+                       else self.max_nodes[state.players])
         self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         scores: dict[int, float] = {}
         for depth in range(1, self.max_depth + 1):
@@ -182,7 +187,7 @@ class AlphaBetaPlayer(ActionPlayer):
 
     def _count(self) -> None:
         self._nodes += 1
-        if self._nodes > self.max_nodes or (
+        if self._nodes > self._limit or (
                 self._deadline is not None and self._nodes % 256 == 0
                 and time.perf_counter() > self._deadline):
             raise _OutOfBudget
