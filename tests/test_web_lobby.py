@@ -322,3 +322,20 @@ def test_a_database_from_before_the_lobby_opens_and_its_games_play_on(tmp_path):
         assert player(c, "Ada")["rating"] == 1500
     columns = [r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(seats)")]
     assert "player" in columns
+
+
+def test_computer_ratings_give_the_ladders_odds_between_levels():
+    # The model's update between two computer levels expects the winner with the odds their
+    # ladder Elo gives (docs/performance.md), whatever the scale of mu.
+    from spaghetti.web.ratings import LADDER_ELO, rate
+    levels = ["random", "easy", "normal", "hard", "perfect"]
+    assert [COMPUTER[x] for x in levels] == sorted(COMPUTER[x] for x in levels)
+
+    def win_gain(mu_a, mu_b):  # two people of the same small sigma, a beating b
+        return rate([(mu_a, 1.0), (mu_b, 1.0)], [1, 2])[0][0] - mu_a
+
+    even = win_gain(25.0, 25.0)  # expected 1/2
+    for low, high in zip(levels, levels[1:]):
+        expected = 1 - win_gain(COMPUTER[high], COMPUTER[low]) / (2 * even)
+        elo = 1 / (1 + 10 ** (-(LADDER_ELO[high] - LADDER_ELO[low]) / 400))
+        assert expected == pytest.approx(elo, abs=1e-3), (low, high)

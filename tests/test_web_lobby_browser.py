@@ -16,6 +16,7 @@ import time
 
 import httpx
 
+from spaghetti.web.ratings import COMPUTER, shown
 from web_helpers import ServerThread
 from test_web_browser import ARTIFACTS, browser, play_by_clicking, sync_api  # noqa: F401 (fixture)
 
@@ -107,13 +108,14 @@ def test_a_game_of_the_form_open_to_the_lobby_is_joined_by_a_click(tmp_path, bro
         waiting = cy.locator(f'#open-games li[data-game="{game}"]')
         waiting.wait_for()
         text = waiting.text_content()
-        assert "Ada 1500?" in text and "free seat" in text and "Computer · hard 1800" in text
+        hard = shown(COMPUTER["hard"])
+        assert "Ada 1500?" in text and "free seat" in text and f"Computer · hard {hard}" in text
         waiting.locator("button.join").click()
         cy.wait_for_selector(".players .player")
         assert cy.url.endswith(f"/g/{game}")
         cy.wait_for_function("document.querySelectorAll('.player .rating').length === 3")
         assert cy.locator(".player .rating").all_text_contents() == [
-            "Ada · 1500?", "Cy · 1500?", "1800"]
+            "Ada · 1500?", "Cy · 1500?", str(hard)]
         assert ada.errors == [] and cy.errors == []
 
 
@@ -127,12 +129,13 @@ def test_a_rated_game_against_the_computer_shows_the_new_rating_and_the_rematch(
             page.check("#rated")
             page.click("#create")
             page.wait_for_selector(".player .rating")
-            assert page.locator(".player .rating").all_text_contents() == ["Ada · 1500?", "720"]
+            fixed = str(shown(COMPUTER["random"]))
+            assert page.locator(".player .rating").all_text_contents() == ["Ada · 1500?", fixed]
             play_by_clicking(page, random.Random(2))
             page.wait_for_function("!document.querySelector('.player .rating')"
                                    ".textContent.endsWith('1500?')")
             after = page.locator(".player .rating").first.text_content()
-            assert page.locator(".player .rating").nth(1).text_content() == "720"  # fixed
+            assert page.locator(".player .rating").nth(1).text_content() == fixed
             first = page.url
 
             page.click("#rematch")  # a new game, the same seats

@@ -8,10 +8,14 @@ as provisional until :data:`PROVISIONAL` rated games are finished.
 A finished game ranks its seats: the winner first and every other seat tied second; a draw ties
 everyone. The computer players sit in a rated game with the fixed ratings of their level
 (:data:`COMPUTER`): the model sees them as well-known opponents (small ``sigma``), and their
-ratings never change, so that they stay the yardstick the people are measured against.
+ratings never change, so that they stay the yardstick the people are measured against. Those
+ratings come from the ladder of the computer levels (:data:`LADDER_ELO`), so the gaps between
+them say how much each level beats the one below.
 """
 
 from __future__ import annotations
+
+import math
 
 from openskill.models import PlackettLuce
 
@@ -20,9 +24,19 @@ MU, SIGMA = 25.0, 25.0 / 3.0
 SCALE = 60
 #: Rated games a rating is provisional for (shown with a question mark).
 PROVISIONAL = 5
-#: The fixed ``mu`` of each computer level (shown: 720, 1200, 1500, 1800, 2100).
-COMPUTER = {"random": 12.0, "easy": 20.0, "normal": 25.0, "hard": 30.0, "perfect": 35.0}
 COMPUTER_SIGMA = 1.0
+#: Each computer level's Elo over ``random``: the ladder at level 1 with two players, where every
+#: level is measured (docs/performance.md, ``benchmarks/ladder.py``).
+LADDER_ELO = {"random": 0, "easy": 458, "normal": 760, "hard": 1098, "perfect": 1234}
+#: Elo points per unit of ``mu``. Between two well-known players (``sigma`` 1, and the model's
+#: ``beta`` of ``SIGMA / 2``) Plackett-Luce gives the odds exp(d / c) for a difference d of
+#: ``mu``, c = sqrt(2 beta^2 + 2); Elo gives 10^(D / 400) for a difference D.
+ELO_PER_MU = 400 / math.log(10) / math.sqrt(2 * (SIGMA / 2) ** 2 + 2 * COMPUTER_SIGMA ** 2)
+#: ``random``'s ``mu``, shown as 300; the other levels sit above it by their ladder Elo (shown:
+#: easy 1258, normal 1890, hard 2599, perfect 2883; a new player, 1500, between easy and normal).
+RANDOM_MU = 5.0
+#: The fixed ``mu`` of each computer level.
+COMPUTER = {level: RANDOM_MU + elo / ELO_PER_MU for level, elo in LADDER_ELO.items()}
 
 _MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
 
