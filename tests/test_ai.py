@@ -84,6 +84,17 @@ def test_normal_searches_a_quarter_of_the_positions_with_two_players():
     assert 5_001 < normal.nodes <= 20_001
 
 
+def test_hard_search_gets_only_the_time_its_failed_proof_left():
+    # "about 5 s at most": the seconds are for the proof and the search together.
+    from spaghetti.ai.perfect import MIN_SEARCH_SECONDS
+    hard = make_player("hard", 1)
+    assert isinstance(hard, ProvingPlayer) and hard.fallback_seconds is not None
+    state = spaghetti.new_game(3, 2, seed=4)  # the empty board: no proof within 20,000
+    hard.choose(state)
+    assert hard.proven == 0
+    assert MIN_SEARCH_SECONDS <= hard.fallback.seconds < hard.fallback_seconds
+
+
 def test_perfect_proves_a_level1_placement_beyond_hards_budget():
     # 651,993 positions from the empty board (docs/solved/level1.json): beyond hard's 20,000 and
     # the general budget of 200,000, within perfect's level-1 budget.

@@ -11,7 +11,7 @@
   than one);
 - ``hard``: :class:`ProvingPlayer`, the exact solver's move wherever it proves one within
   20,000 positions (near the end of a game), else :class:`AlphaBetaPlayer` within 200,000
-  positions (never more than five seconds in all);
+  positions and the 4.5 s the proof left (about five seconds at most in all);
 - ``perfect``: :class:`ProvingPlayer` with ten times the solver's budget (the end of a game),
   and at level 1 with two players 5,000,000 positions of the level-1 solver (about five
   seconds: most whole games from the empty board); ``hard`` elsewhere, except that a position
@@ -47,8 +47,8 @@ EASY_SECONDS, EASY_MISTAKES = 0.2, 0.25
 #: normal's budget by the number of players: with two, 20,000 positions made the steps below and
 #: above it uneven (docs/performance.md, the ladder); with more, 5,000 fell short against easy.
 NORMAL_NODES, NORMAL_SECONDS = {2: 5_000, 3: 20_000, 4: 20_000, 5: 20_000}, 1.0
-#: hard's search and its solver's budget; the solver's 20,000 positions take up to about half a
-#: second, so the search's cap leaves room for them within five seconds.
+#: hard's search and its solver's budget; the seconds are for the proof and the search together
+#: (the solver's 20,000 positions take about half a second at level 3, more on a busy machine).
 HARD_NODES, HARD_SECONDS, HARD_PROOF_NODES = 200_000, 4.5, 20_000
 LEVELS = ("random", "easy", "normal", "hard", "perfect")
 

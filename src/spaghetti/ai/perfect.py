@@ -20,6 +20,8 @@ these players do not use it: it would peek. There they play by the search alone,
 
 from __future__ import annotations
 
+import time
+
 from ..core import notation as N
 from ..core.state import State
 from .base import ActionPlayer
@@ -36,6 +38,8 @@ SWINDLE_NODES = 500_000
 #: not a number of positions: the level-1 search visits about 150,000 positions a second and the
 #: general one a few thousand, and a hint should be quick on both.
 HINT_SECONDS = 1.5
+#: The least time the search keeps after a long failed proof, so it still reads a turn or two.
+MIN_SEARCH_SECONDS = 0.5
 
 
 def proven_option(state: State, max_nodes: int | None = SOLVER_NODES,
@@ -89,6 +93,7 @@ class ProvingPlayer(ActionPlayer):
                  level1_nodes: int | None = None, swindle_nodes: int | None = None):
         self.fallback = AlphaBetaPlayer(max_nodes=fallback_nodes, seconds=fallback_seconds,
                                         seed=seed)
+        self.fallback_seconds = fallback_seconds  # for the solver and the search together
         self.rng = self.fallback.rng
         self.max_nodes = max_nodes
         self.level1_nodes = level1_nodes
@@ -98,6 +103,7 @@ class ProvingPlayer(ActionPlayer):
     def best_action(self, state: State, legal: tuple[int, ...]) -> int:
         from ..solver.api import fast_covers
 
+        start = time.perf_counter()
         if not state.hidden:
             fast = fast_covers(state)  # else the general solver: a thousand times slower
             found = proven_option(state, self.level1_nodes if fast and self.level1_nodes
@@ -108,6 +114,9 @@ class ProvingPlayer(ActionPlayer):
                     return N.parse(found[0])
                 if fast and self.swindle_nodes is not None:
                     return self.swindle(state, legal)
+        if self.fallback_seconds is not None:  # the search has what the proof left of the time
+            spent = time.perf_counter() - start
+            self.fallback.seconds = max(self.fallback_seconds - spent, MIN_SEARCH_SECONDS)
         return self.fallback.best_action(state, legal)
 
     def swindle(self, state: State, legal: tuple[int, ...]) -> int:
