@@ -245,3 +245,20 @@ def test_c9_p13_memory_keeps_in_the_position_only_what_it_can_still_read():
     assert state.is_over and state.winner == 0  # most queue heads (C9 (3))
     manual = _from_record({"memory": True, "stalemate": "manual"}, program, actions, level=2)
     assert manual.legal() == ["pass", "run", "declare"]
+
+
+def test_c9_the_first_choice_after_memory_runs_is_checked_for_a_repeat():
+    # Memory runs a remembered RemoveCommand, then MoveFlag: its flag choice is a new position.
+    # Later Memory remembers a Memory (nothing) and MoveFlag, so "run" leads straight to the
+    # same flag choice. The first choice after "run" can be skipped by the repetition check
+    # only where no other way leads to it; here one does, and the repeat ends the game (C9).
+    program = ["RemoveCommand", "Increment", "MoveCommand", "MoveFlag", "RemoveFlag", "Memory"]
+    actions = ["place 2", "place 0", "place 4", "place 5", "place 0", "place 2", "place 1",
+               "place 4", "place 5", "place 1", "place 3", "place 3", "run", "card 1", "run",
+               "card 3", "run", "card 0", "at 2", "run", "card 2", "at 1", "run", "card 1",
+               "pass", "run", "flag 2.0", "to 0", "run", "card 0", "flag 0.1", "to 1", "run",
+               "flag 1.1", "to 0", "run"]
+    state = _from_record(MEMORY, program, actions)
+    assert state.is_over and state.reason == "stalemate" and state.winner == 0
+    manual = _from_record({**MEMORY, "stalemate": "manual"}, program, actions)
+    assert "declare" in manual.legal()

@@ -213,6 +213,12 @@ class Game:
         return any(step.prim.delays or step.later for card in self.deck for step in card.effect)
 
     @cached_property
+    def runs_others(self) -> bool:
+        """Has a card of this game a command that runs other cards' commands (Memory, copies)?
+        Then a command may start other than by ``run`` on its own card."""
+        return any(step.prim.runs_others for card in self.deck for step in card.effect)
+
+    @cached_property
     def heals(self) -> bool:
         """Can a life rise in this game (a custom card that heals)? Then a lost life is not
         irreversible, and lives are part of the repetition key (C9)."""

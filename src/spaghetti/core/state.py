@@ -1009,7 +1009,10 @@ class State:
             targets = self._targets()
             if targets:
                 self._legal = tuple(targets)
-                self.derived = self.step_i == 0 and self.first_cmd  # nothing changed since "run"
+                # Nothing has changed since "run" on this card: see _reached. Only where a
+                # command starts by nothing else (no Memory, copies or instant cards).
+                self.derived = self.step_i == 0 and self.first_cmd and self.simple_key \
+                    and not self.game.runs_others
                 return
 
     def _choose(self, action: int) -> None:
@@ -1421,10 +1424,13 @@ class State:
             return
         if self.derived:
             self.derived = False
-            # This position is the last one plus what was chosen, with the board unchanged: it
-            # repeats an earlier position only if the last one did. With auto stalemate the last
-            # one was new (or the game would be over), and a later repeat of this one would end
-            # the game one decision earlier, so it need not be looked up or remembered.
+            # This position is the last one plus what was chosen, with the board unchanged, and
+            # no other way leads to it (the last one is read back from it): it repeats an
+            # earlier position only if the last one did. With auto stalemate the last one was
+            # new (or the game would be over), and a later repeat of this one would end the
+            # game one decision earlier, so it need not be looked up or remembered. (Where
+            # Memory, a copy or an instant card may start the same command from another
+            # position, the first choice after "run" is not derived.)
             if self.auto_stalemate:
                 return
         seen = self.seen
