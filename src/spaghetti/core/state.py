@@ -1288,6 +1288,7 @@ class State:
         if self.free:  # Nightmare: no chips, and numbers may go below zero
             return m + delta
         chips = self.chips
+        self._sig = None  # the chip supply is part of the position
         if delta > 0:
             for _ in range(delta):
                 if m < 0:

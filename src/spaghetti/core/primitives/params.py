@@ -70,7 +70,6 @@ class _Shift(Primitive):
         instant = list(board.instant)
         instant[seat] = (card, tuple(mods))
         board.instant = tuple(instant)
-        board._sig = None  # the chip supply has changed
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
