@@ -367,3 +367,16 @@ def test_docs_describe_every_block_of_the_observation():
         assert f"`{name}`" in doc, name
     assert f"{NUM_ACTIONS}" in doc
     assert sum(n for _, _, n in enc.layout()) == enc.size
+
+
+@pytest.mark.parametrize("variant,level,players,options,size", [
+    ("spaghetti-code", 1, 2, {}, 757), ("spaghetti-code", 3, 2, {}, 1502),
+    ("spaghetti-code", 3, 5, {}, 3242), ("spaghetti-code", 1, 2, {"instant_cards": True}, 778),
+    ("spaghetti-monsters", 1, 2, {}, 747), ("pasta-logic", 1, 2, {}, 1262),
+    ("nightmare", 1, 2, {}, 2798), ("nightmare", 1, 5, {}, 5906),
+])
+def test_observation_sizes_are_those_docs_envs_gives(variant, level, players, options, size):
+    game = make_game(variant=variant, level=level, players=players, options=options)
+    assert Encoder(game, program_length(game, None)).size == size
+    text = " ".join((pathlib.Path(__file__).parents[1] / "docs" / "envs.md").read_text().split())
+    assert f"{size:,}" in text

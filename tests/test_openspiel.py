@@ -35,10 +35,13 @@ TINY_FAIR = {**TINY_OPEN, "options": "sequential_open:true;fair_first:true;setup
     (adapter.SHORT_NAME, {"variant": "spaghetti-monsters", "level": 3}),
     (adapter.CHANCE_NAME, {"variant": "nightmare", "options": "coin_flip=true",
                            "max_moves": 400}),
+    (adapter.SHORT_NAME, {"variant": "nightmare", "max_moves": 400}),
+    (adapter.SHORT_NAME, {"options": "memory=true;reverse_priority=true", "level": 3,
+                          "max_moves": 400}),
 ])
 def test_openspiel_random_sim_test(name, params):
     game = pyspiel.load_game(name, params)
-    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("params", [

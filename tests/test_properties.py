@@ -4,6 +4,7 @@ interrupt, sequential open, fair first player: those for 2 players only in 2-pla
 interrupt in 3-5 player games)."""
 
 import json
+import pickle
 import random
 
 from hypothesis import given, settings
@@ -106,6 +107,7 @@ def check_invariants(state, g):
         on_way = sum(1 for s, _ in state.arrivals if s == p)  # WORM, SPAWN (Nightmare)
         assert counted[p] + state.supply[p] + state.hand[p] + state.removed[p] + on_way == 10
         assert state.supply[p] >= 0 and state.hand[p] >= 0
+        assert state.tokens[p] <= state.supply[p]  # P15: a token is only worth a flag to add
     # chips are conserved (P8: those on a removed card go back to the supply)
     chips = state.game.chips
     free = state.game.rules.free_numbers  # Nightmare: numbers change freely, no chips
@@ -201,6 +203,31 @@ def test_copy_is_independent(g, cut):
     for action in full.history[stop:]:
         state.apply_action(action)
     assert state.position_key() == full.position_key() and state.winner == full.winner
+
+
+@settings(max_examples=100, deadline=None)
+@given(g=games, cuts=st.lists(st.floats(0, 1), min_size=1, max_size=4))
+def test_a_pickled_state_plays_on_in_lockstep_with_the_original(g, cuts):
+    """Pickled at random points (copies or Memory's commands pending among them), and pickled
+    again later, a state read back offers the same options and reaches the same positions as
+    the original."""
+    state = new(g)
+    full = new(g)
+    play_out(full, random.Random(g["seed"]))
+    moves = full.history
+    stops = {int(len(moves) * cut) for cut in cuts}
+    other = None
+    for i, action in enumerate(moves + [None]):
+        if i in stops:
+            other = pickle.loads(pickle.dumps(other or state))
+        if other is not None:
+            assert other.position_key() == state.position_key()
+            assert other.legal_actions() == state.legal_actions()
+        if action is not None:
+            state.apply_action(action)
+            if other is not None:
+                other.apply_action(action)
+    assert other is not None and other.winner == full.winner and other.history == moves
 
 
 @settings(max_examples=50, deadline=None)

@@ -2,7 +2,9 @@
 (C12), interrupt (C13), sequential open (C14) and the fair first player, with this project's
 clarifications P14-P19 (docs/rules.md)."""
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -380,3 +382,30 @@ def test_fair_first_record_round_trips_with_the_instant_draft():
 def test_fair_first_is_for_two_players_only():
     with pytest.raises(SetupError, match="fair_first is for 2 players"):
         Game(1, 4, options=FAIR)
+
+
+def _record_up_to_its_last_decision(name: str):
+    """A record that ends where a repetition should end the game, and the state one decision
+    before that end."""
+    data = json.loads((Path(__file__).parent / "records" / name).read_text())
+    before = records.replay({**data, "actions": data["actions"][:-1]})
+    return records.replay(data), before
+
+
+def test_c9_p15_a_token_goes_with_the_last_flag_an_interrupting_flag_adds():
+    # Yellow, out, interrupts; its flag runs AddFlag with Yellow's last flag in supply: the
+    # token it still held is worth nothing now and leaves the position (P15), so a loop later
+    # the position repeats and the game ends by the tie-break (C9).
+    state, before = _record_up_to_its_last_decision("p15-interrupt-token-without-supply.json")
+    assert not before.is_over
+    assert all(t <= s for t, s in zip(before.tokens, before.supply))
+    assert state.is_over and state.reason == "stalemate" and state.winner == 0
+
+
+def test_c9_p13_at_an_interrupt_only_a_memory_there_can_read_the_older_card():
+    # At an interrupt the cursor has come to a card but not arrived: the arrival pushes the
+    # older remembered card out, and the newer one is read only by a Memory on this card
+    # (here MoveFlag): two interrupts that differ only in it are the same position (C9).
+    state, before = _record_up_to_its_last_decision("p13-memory-history-at-interrupt.json")
+    assert not before.is_over
+    assert state.is_over and state.reason == "stalemate" and state.winner == 1

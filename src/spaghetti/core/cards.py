@@ -14,6 +14,8 @@ value by :meth:`CardType.text_for`.
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .notation import register_card_name
@@ -139,6 +141,14 @@ class CardType:
     # reverse or rotate the same things may undo each other.
     composite: bool = field(init=False)
 
+    def __reduce_ex__(self, protocol):  # type: ignore[override]
+        """A built-in card pickles as a reference and reads back as the very same object: a
+        state compares cards by identity. A player's card pickles by value."""
+        ref = _BUILTIN_REFS.get(id(self))
+        if ref is not None:
+            return _builtin_card, ref
+        return super().__reduce_ex__(protocol)
+
     def __post_init__(self) -> None:
         register_card_name(self.name)
         prims = [s.prim for s in self.effect]
@@ -253,6 +263,23 @@ MEMORY = CardType(
     "両方を発動するか両方を発動しないかのどちらかしか選べない。",
     level=EXTRA, effect=(Do("recall"),))
 
+#: The built-in cards, by (the module that declares them, name); see CardType.__reduce_ex__.
+_BUILTIN: dict[tuple[str, str], CardType] = {}
+_BUILTIN_REFS: dict[int, tuple[str, str]] = {}
+
+
+def built_in(module: str, cards: Iterable[CardType]) -> None:
+    """Declare a game's own cards built in (they live as long as the process)."""
+    for card in cards:
+        _BUILTIN[module, card.name] = card
+        _BUILTIN_REFS[id(card)] = (module, card.name)
+
+
+def _builtin_card(module: str, name: str) -> CardType:
+    importlib.import_module(module)  # (a process that reads a pickle may not have loaded it)
+    return _BUILTIN[module, name]
+
+
 #: The extra cards, each brought into a game by its option (SPEC section 3).
 EXTRA_CARDS = {"reverse_priority": REVERSE_PRIORITY, "memory": MEMORY}
 
@@ -266,3 +293,4 @@ SPAGHETTI_CODE_CARDS: tuple[CardType, ...] = (
     MOVE_COMMAND, REMOVE_COMMAND, REVERSE,
     INCREMENT, DECREMENT,
 )
+built_in(__name__, (*SPAGHETTI_CODE_CARDS, *EXTRA_CARDS.values()))

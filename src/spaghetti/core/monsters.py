@@ -8,7 +8,7 @@ Sacrifice hurt an enemy, never the actor (``other=True``), and Prayer has a sing
 
 from __future__ import annotations
 
-from .cards import EXTRA, CardType, Choose, Do
+from .cards import EXTRA, CardType, Choose, Do, built_in
 
 DEATH = CardType(
     "Death", "死",
@@ -96,3 +96,4 @@ MONSTER_CARDS: tuple[CardType, ...] = (
 MONSTER_EXTRA = {"reverse_priority": REVOLUTION, "memory": MEMORY}
 #: The hidden magic cards (伏せ魔法), the instant cards of this edition.
 HIDDEN_MAGIC: tuple[CardType, ...] = (MOVE_ISLAND, DRIFTING, PRAYER)
+built_in(__name__, (*MONSTER_CARDS, *MONSTER_EXTRA.values()))

@@ -8,7 +8,7 @@ ECHO, FLOAT) run the copied cards' commands as if written on the copying card (:
 
 from __future__ import annotations
 
-from .cards import CardType, Choose, Do
+from .cards import CardType, Choose, Do, built_in
 
 
 def _card(name: str, ja: str, text: str, text_ja: str, params=(), effect=()) -> CardType:
@@ -75,3 +75,4 @@ NIGHTMARE_CARDS: tuple[CardType, ...] = (
     MIMIC, ECHO, INC, DEC, ZAP, HEAL, KILL_CARD, KILL_BIT, MOVE_CARD, MOVE_BIT, CHARM, WORM,
     JUMP, BOMB, REVERSE, SPAWN, FLOAT, SURGE,
 )
+built_in(__name__, NIGHTMARE_CARDS)

@@ -7,7 +7,7 @@ differently ("the opponent" instead of "any player", "other than this one", seve
 
 from __future__ import annotations
 
-from .cards import CardType, Choose, Do
+from .cards import CardType, Choose, Do, built_in
 
 ADD_FLAG = CardType(
     "AddFlag", "フラグ追加",
@@ -121,3 +121,4 @@ PASTA_CARDS: tuple[CardType, ...] = (
     REMOVE_COMMAND, REVERSE, SWAP_COMMAND, SUBROUTINE,
     INCREMENT, DECREMENT,
 )
+built_in(__name__, PASTA_CARDS)

@@ -52,7 +52,8 @@ _COIN_OUTCOMES = (N.COIN | 0, N.COIN | 1)
 
 _PASS, _RUN = N.PASS, N.RUN
 # Marks a group of copied commands in ``State.later``: they run in the order of the direction
-# at the moment each runs (SPEC 6).
+# at the moment each runs (SPEC 6). Told apart from a card by its type, not its identity, so
+# that a pickled state plays on.
 _COPY_GROUP = "copies"
 _NONE_COPIED: frozenset[int] = frozenset()
 _WITH_PENDING = PENDING.__or__
@@ -1069,7 +1070,7 @@ class State:
     def _add_later(self, card: int, seat: int) -> None:
         """WORM, SPAWN: a flag from the seat's supply that joins the card's tail when the cursor
         next moves (the notes: so copies cannot breed flags without end)."""
-        self.supply[seat] -= 1
+        self._take_from_supply(seat)
         self.arrivals += ((seat, self.uids[card]),)
         self._progress()
 
@@ -1110,7 +1111,7 @@ class State:
         the direction gives now (SPEC 6: 「コピーされた複数枚の実行順序はコピー実行時のPCの向きで
         決まる」): a REVERSE among them turns the order of those still to run."""
         head, rest = self.later[0], self.later[1:]
-        if head[0] is not _COPY_GROUP:
+        if head[0].__class__ is not str:
             self.later = rest
             return head
         copies = sorted(head[1], key=lambda c: c[0] * self.direction)
@@ -1150,11 +1151,21 @@ class State:
         self.progressed = True
 
     def _add_flag(self, card: int, seat: int, head: bool = False) -> None:
-        self.supply[seat] -= 1
+        self._take_from_supply(seat)
         self.on_board[seat] += 1
         code = seat << OWNER_SHIFT
         self.queues[card] = (code,) + self.queues[card] if head else self.queues[card] + (code,)
         self._progress()
+
+    def _take_from_supply(self, seat: int) -> None:
+        """A flag leaves the seat's supply for the cards. P15: a player never holds more
+        interrupt tokens than flags in supply (an eliminated player's interrupting flag may
+        run AddFlag with the last one)."""
+        supply = self.supply[seat] - 1
+        self.supply[seat] = supply
+        if self.tokens[seat] > supply:
+            self.tokens = tuple(min(t, supply) if p == seat else t
+                                for p, t in enumerate(self.tokens))
 
     def _discard(self, codes) -> None:
         """These flags have left the cards for good: count them removed."""
@@ -1454,9 +1465,9 @@ class State:
     def _may_recall(self) -> bool:
         """Can a Memory still run before the next arrival, and so read the older remembered
         card? Only on the cursor's card, by the flag with the turn or one still pending, once
-        the visit has begun (an interrupt comes before the arrival)."""
+        the visit has begun (an interrupt, before the arrival, is keyed apart in _key)."""
         c = self.cursor
-        return (self.decision != D_INTERRUPT and c < len(self.kinds) and self.kinds[c].recalls
+        return (c < len(self.kinds) and self.kinds[c].recalls
                 and (self.decision == D_TURN or any(x & PENDING for x in self.queues[c])))
 
     def _key(self) -> tuple:
@@ -1483,7 +1494,13 @@ class State:
         # for a call to end.
         if self.memory_on:
             older, newer = self.trail
-            if not self._may_recall():  # pushed out unread at the next arrival: no matter (P13)
+            if d == D_INTERRUPT:
+                # Before the arrival, which pushes the older card out unread and makes the
+                # newer one the older remembered card: read only by a Memory on this card (P13).
+                older = None
+                if not self.kinds[self.cursor].recalls:
+                    newer = None
+            elif not self._may_recall():  # pushed out unread at the next arrival (P13)
                 older = None
             key += (None if older is None else older.name, None if newer is None else newer.name,
                     None if self.here is None else self.here.name)
@@ -1523,7 +1540,7 @@ class State:
     def _later_key(self) -> tuple:
         """The commands waiting to run (Memory, copies), by name; a group of copies with the
         offsets that order it."""
-        return tuple(tuple((o, k.name) for o, k, _ in item[1]) if item[0] is _COPY_GROUP
+        return tuple(tuple((o, k.name) for o, k, _ in item[1]) if item[0].__class__ is str
                      else item[0].name for item in self.later)
 
 
