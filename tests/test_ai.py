@@ -84,6 +84,7 @@ def test_normal_searches_a_quarter_of_the_positions_with_two_players():
     assert 5_001 < normal.nodes <= 20_001
 
 
+@pytest.mark.slow
 def test_hard_search_gets_only_the_time_its_failed_proof_left():
     # "about 5 s at most": the seconds are for the proof and the search together.
     from spaghetti.ai.perfect import MIN_SEARCH_SECONDS
@@ -106,6 +107,7 @@ def test_perfect_proves_a_level1_placement_beyond_hards_budget():
     assert perfect.level1_nodes is not None and perfect.level1_nodes > 651_993 > hard.max_nodes
 
 
+@pytest.mark.slow
 def test_perfect_plays_a_lost_position_for_the_hardest_refutation():
     from spaghetti.solver.api import Timeout, solve
 
@@ -138,6 +140,7 @@ def test_perfect_plays_a_lost_position_for_the_hardest_refutation():
     assert checked == 3
 
 
+@pytest.mark.slow
 def test_perfect_swindles_only_where_the_level1_solver_applies(monkeypatch):
     import spaghetti.ai.perfect as perfect
 
@@ -203,6 +206,7 @@ def test_greedy_takes_the_immediate_win_in_a_built_position():
     assert choices == [0] * 5
 
 
+@pytest.mark.slow
 def test_greedy_takes_every_immediate_win_found_in_random_games():
     # An immediate win: one within three decisions of the seat's own (run, then targets).
     found = 0
@@ -241,6 +245,7 @@ def test_greedy_time_cap_keeps_the_deepest_complete_iteration():
     assert make_player("easy", 1).seconds is not None  # easy answers at once on a busy machine
 
 
+@pytest.mark.slow
 def test_easy_plays_one_decision_in_four_at_random_and_replays_exactly():
     # A decision is a mistake when the option is not one of the greedy player's best; a random
     # pick is one with chance (options - best) / options, so over many decisions the share of
@@ -314,6 +319,7 @@ def midgame(level, players, seed, decisions, program=None):
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3])
 def test_alphabeta_finds_the_value_of_plain_minimax_or_max_n(players):
     # Pruning and the move-ordering table must not change the best option's value.
@@ -335,6 +341,7 @@ def test_alphabeta_finds_the_value_of_plain_minimax_or_max_n(players):
     assert checked >= 15
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level,players,program,depth", [
     (1, 2, ["Bug", "MoveFlag", "AddFlag", "MoveFlag"], 3),  # repetitions (C9) and lives lost
     (3, 3, None, 2),
@@ -385,6 +392,7 @@ def test_alphabeta_deepens_while_the_budget_allows_and_replays_by_seed():
 # ------------------------------------------------------------------------- MCTS
 
 
+@pytest.mark.slow
 def test_mcts_beats_random_clearly():
     # Measured: MCTS with 40 iterations won 20 of 20 level-1 games against random (seeds
     # 1000-1009, seats swapped). The threshold leaves a wide margin.

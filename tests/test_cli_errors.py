@@ -334,6 +334,7 @@ def test_solve_level1_a_results_file_that_is_not_one(tmp_path, text, line):
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 
 
+@pytest.mark.slow
 def test_the_readme_solve_example_gives_a_result(tmp_path, monkeypatch):
     """The README's own commands on its level-1 record, run as written: a winner, as its
     comment says, well within the time limit."""

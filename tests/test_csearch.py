@@ -14,8 +14,8 @@ from spaghetti.core.state import D_TURN
 from spaghetti.solver.fast import Model, from_state
 from spaghetti.solver.search import Solver, Timeout, _csearch
 
-pytestmark = pytest.mark.skipif(
-    _csearch is None, reason="the C extension spaghetti.solver._csearch is not built")
+pytestmark = [pytest.mark.solver, pytest.mark.skipif(
+    _csearch is None, reason="the C extension spaghetti.solver._csearch is not built")]
 
 PROGRAMS = [
     ["Bug", "MoveFlag", "AddFlag", "RemoveFlag", "ForkBomb"],

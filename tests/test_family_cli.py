@@ -78,6 +78,7 @@ def test_move_clock_plays_at_random_for_a_person_over_time():
     assert session.who[0] == "computer"  # the first move was played for the person
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["pasta-logic", "nightmare"])
 def test_arena_plays_every_game(variant):
     result = run("arena", "--players", "easy,random", "--game", variant, "--games", "2")

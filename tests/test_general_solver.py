@@ -17,6 +17,8 @@ from spaghetti.solver.fast import from_state
 from spaghetti.solver.general import GeneralSolver
 from spaghetti.solver.search import Solver
 
+pytestmark = pytest.mark.solver
+
 
 def play_until(game: Game, seed: int, stop, games: int = 40):
     """The first state of random games (``run`` preferred) where ``stop(state)`` holds."""

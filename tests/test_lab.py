@@ -118,6 +118,7 @@ def test_the_exact_level1_results_say_who_wins_and_what_the_fair_first_rule_give
     assert result.exit_code == 0 and f"the first player wins {seats.first}" in result.output
 
 
+@pytest.mark.slow
 def test_the_lab_command_runs_a_small_experiment_end_to_end(tmp_path):
     (tmp_path / "small.toml").write_text(SMALL, encoding="utf-8")
     args = ["lab", "run", str(tmp_path / "small.toml"), "--out", str(tmp_path / "out"),
@@ -136,6 +137,7 @@ def test_the_lab_command_runs_a_small_experiment_end_to_end(tmp_path):
 
 # ---------------------------------------------------------------- puzzles
 
+@pytest.mark.slow
 def test_forced_win_is_exact_on_a_position_one_move_from_the_end():
     from spaghetti.lab import puzzles
 
@@ -185,6 +187,7 @@ def test_the_puzzle_command_keeps_a_streak(tmp_path, monkeypatch):
     assert bad.exit_code != 0 and "the set has" in bad.output
 
 
+@pytest.mark.slow
 def test_a_ray_run_gives_the_games_a_process_run_gives(tmp_path):
     ray = pytest.importorskip("ray")
     e = loads(SMALL.replace("games = 6", "games = 3"))

@@ -11,6 +11,8 @@ import pytest
 from spaghetti.solver import level1, level1_check
 from spaghetti.solver.search import _csearch
 
+pytestmark = pytest.mark.solver
+
 PROGRAM = ["AddFlag", "Bug", "ForkBomb", "MoveFlag", "RemoveFlag"]  # seat 0 wins, 23,573 positions
 
 

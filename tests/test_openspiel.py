@@ -199,6 +199,7 @@ def all_decisions(game):
     return list(states.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("params", [TINY_INSTANT, TINY_OPEN, TINY_FAIR])
 def test_an_information_state_is_exactly_what_the_seat_has_seen(params):
     """Two decisions share an information state string (and tensor) for a seat if and only if
@@ -292,6 +293,7 @@ def test_tensor_shapes_are_fixed_and_named():
 
 # --------------------------------------------------------------------------- CFR
 
+@pytest.mark.slow
 def test_cfr_lowers_exploitability_and_its_average_policy_is_a_distribution():
     from open_spiel.python.algorithms import cfr, exploitability
 
@@ -310,6 +312,7 @@ def test_cfr_lowers_exploitability_and_its_average_policy_is_a_distribution():
         assert sum(probs.values()) == pytest.approx(1.0) and min(probs.values()) >= 0
 
 
+@pytest.mark.slow
 def test_monte_carlo_cfr_runs_on_sequential_open():
     from open_spiel.python import policy
     from open_spiel.python.algorithms import exploitability, external_sampling_mccfr

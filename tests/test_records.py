@@ -183,6 +183,7 @@ def loads_or_record_error(text):
     return state
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(value=json_values | near_records | st.dictionaries(keys, json_values))
 def test_loads_never_raises_anything_but_record_error_on_json(value):

@@ -17,6 +17,8 @@ from spaghetti.solver.search import Solver, _csearch
 
 from helpers import Budget, minimax_engine
 
+pytestmark = pytest.mark.solver
+
 # The value tests run on both searches; the C one needs the extension built.
 BACKENDS = [pytest.param("c", marks=pytest.mark.skipif(
     _csearch is None, reason="the C extension spaghetti.solver._csearch is not built")), "python"]

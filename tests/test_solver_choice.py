@@ -20,6 +20,8 @@ from spaghetti.solver.search import Solver, _csearch
 
 from helpers import Budget, minimax_engine
 
+pytestmark = pytest.mark.solver
+
 BACKENDS = [pytest.param("c", marks=pytest.mark.skipif(
     _csearch is None, reason="the C extension spaghetti.solver._csearch is not built")), "python"]
 

@@ -14,6 +14,8 @@ from spaghetti.solver.fast import END, IRR, REV, Model
 from spaghetti.solver.search import Solver, _csearch
 from test_solver import minimax_fast  # plain exhaustive minimax over the same model
 
+pytestmark = pytest.mark.solver
+
 BACKENDS = [pytest.param("c", marks=pytest.mark.skipif(
     _csearch is None, reason="the C extension spaghetti.solver._csearch is not built")), "python"]
 

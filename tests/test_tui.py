@@ -66,6 +66,7 @@ def new_app(lang: str = "en", seed: int = 3, **kwargs) -> GameApp:
 # ------------------------------------------------------------------ whole games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size,lang", [((80, 24), "en"), ((200, 60), "ja"),
                                        ((80, 24), "ja"), ((200, 60), "en")])
 def test_a_whole_game_against_the_computer(size, lang, tmp_path, monkeypatch):
@@ -224,6 +225,7 @@ def test_typing_completes_and_remembers():
     asyncio.run(play())
 
 
+@pytest.mark.slow
 def test_stepping_back_reviews_without_changing_the_game():
     app = new_app()
 
@@ -354,6 +356,7 @@ def test_the_move_clock_counts_down_and_plays_for_a_person_out_of_time():
     asyncio.run(play())
 
 
+@pytest.mark.slow
 def test_rematch_starts_a_new_game_on_the_same_screen():
     """Computers on every seat play to the end; then a rematch deals the next game."""
     state = spaghetti.new_game(1, 2, seed=5)

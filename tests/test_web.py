@@ -309,6 +309,7 @@ SETUPS = [(1, 2, {}), (2, 3, {}), (3, 2, {}), (2, 4, {"reverse_priority": True})
           (1, 3, {"interrupt": True})]
 
 
+@pytest.mark.slow
 def test_every_seat_hears_only_its_own_view_over_many_random_games(client):
     """Every message to a seat holds that seat's view and, only when it is to move, the words
     for its options; spectators get the observer's view and no options."""

@@ -17,6 +17,8 @@ import pytest
 
 from web_helpers import ServerThread
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = os.environ.get("SPAGHETTI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -15,10 +15,13 @@ import re
 import time
 
 import httpx
+import pytest
 
 from spaghetti.web.ratings import COMPUTER, shown
 from web_helpers import ServerThread
 from test_web_browser import ARTIFACTS, browser, play_by_clicking, sync_api  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.browser
 
 
 def _page(browser, url: str, locale: str):

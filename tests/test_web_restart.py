@@ -45,6 +45,7 @@ def receive_state(ws) -> dict:
         raise AssertionError(msg)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")
 def test_a_killed_server_restarts_with_every_game_as_it_was(tmp_path):
     db, port = str(tmp_path / "games.db"), free_port()

@@ -15,6 +15,8 @@ import pytest
 from web_helpers import ServerThread
 from test_web_browser import _open_seat, browser, sync_api  # noqa: F401 (fixture)
 
+pytestmark = pytest.mark.browser
+
 # Records, from the first update on, whether the board ever animated and whether anything moved.
 WATCH = """() => {
   window.seen = { animating: 0, moving: 0 };
