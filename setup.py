@@ -1,7 +1,37 @@
-"""The C core of the exact solver; everything else is in pyproject.toml. optional=True: without
-a compiler the install still works and the solver runs in Python."""
+"""The compiled parts; everything else is in pyproject.toml.
+
+- The exact solver's C core (``spaghetti.solver._csearch``).
+- The rules core compiled by mypyc from its own Python source (``spaghetti.core.state``): the
+  same file is the readable reference and, compiled, the fast path.
+
+Both are optional: without mypyc or a C compiler (or with SPAGHETTI_PURE_PYTHON=1 set) the
+install still works and the same rules run as Python."""
+
+import os
+import sys
 
 from setuptools import Extension, setup
 
+#: The modules mypyc compiles (their imports stay Python where not listed here).
+COMPILED_CORE = ["src/spaghetti/core/state.py"]
+
+
+def compiled_core() -> list[Extension]:
+    if os.environ.get("SPAGHETTI_PURE_PYTHON"):
+        return []
+    try:
+        from mypyc.build import mypycify
+
+        extensions = mypycify(COMPILED_CORE, opt_level="3", verbose=False)
+    except Exception as exc:  # no mypyc, or it refused the source: the rules run as Python
+        print(f"spaghetti: the compiled rules core is not built ({exc}); the rules run as "
+              "Python", file=sys.stderr)
+        return []
+    for extension in extensions:
+        extension.optional = True
+    return extensions
+
+
 setup(ext_modules=[Extension("spaghetti.solver._csearch", ["src/spaghetti/solver/_csearch.c"],
-                             optional=True, extra_compile_args=["-O2"])])
+                             optional=True, extra_compile_args=["-O2"]),
+                   *compiled_core()])

@@ -17,18 +17,20 @@ import random
 import sys
 import time
 
-from spaghetti import Game, State
+from spaghetti import Game
+from spaghetti.core import engines
+from spaghetti.core.state import FIELDS
 
 
 def run(level: int, players: int, games: int, seed: int = 0,
-        variant: str = "spaghetti-code") -> tuple[float, float, float]:
+        variant: str = "spaghetti-code", python: bool = False) -> tuple[float, float, float]:
     game = Game(level=level, players=players, variant=variant)
     rng = random.Random(seed)
     random_ = rng.random
     decisions = 0
     start = time.perf_counter()
     for g in range(games):
-        state = game.new_state(seed=g)
+        state = game.new_state(seed=g, python=python)
         legal_actions, apply_action = state.legal_actions, state.apply_action
         while not state.is_over:
             options = legal_actions()
@@ -38,9 +40,10 @@ def run(level: int, players: int, games: int, seed: int = 0,
     return decisions / elapsed, games / elapsed, decisions / games
 
 
-def copies(level: int, players: int, count: int = 100_000) -> tuple[float, int]:
+def copies(level: int, players: int, count: int = 100_000,
+           python: bool = False) -> tuple[float, int]:
     """Copies per second of a state in mid-game, and its size in bytes (lists and tuples)."""
-    state = Game(level=level, players=players).new_state(seed=1)
+    state = Game(level=level, players=players).new_state(seed=1, python=python)
     rng = random.Random(1)
     while state.phase == "placement" or len(state.history) < 30:
         options = state.legal_actions()
@@ -51,7 +54,7 @@ def copies(level: int, players: int, count: int = 100_000) -> tuple[float, int]:
     elapsed = time.perf_counter() - start
     size = sys.getsizeof(state) + sum(
         sys.getsizeof(v) + sum(sys.getsizeof(x) for x in v if isinstance(x, tuple))
-        for name in State.__slots__ if isinstance(v := getattr(state, name), (list, tuple, set)))
+        for name in FIELDS if isinstance(v := getattr(state, name), (list, tuple, set)))
     return count / elapsed, size
 
 
@@ -64,18 +67,22 @@ def main() -> None:
     parser.add_argument("--game", default="spaghetti-code", help="the variant (Pasta Logic: "
                         "2 players, level 1, the rulebook's deal)")
     parser.add_argument("--no-copies", action="store_true", help="skip the copy benchmark")
+    parser.add_argument("--python", action="store_true", help="the readable Python rules core "
+                        "even where the compiled one is built (benchmarks/core_speed.py "
+                        "compares the two)")
     args = parser.parse_args()
+    core = "python" if args.python else engines.path()
     print(f"python {platform.python_version()}, {args.game}, {args.games} games per run, "
-          f"best of {args.repeat}")
+          f"best of {args.repeat}, rules core: {core}")
     print(f"{'level':>5} {'players':>7} {'decisions/s':>12} {'games/s':>9} {'decisions/game':>15}")
     for level in (int(x) for x in args.levels.split(",")):
-        best = max((run(level, args.players, args.games, variant=args.game)
+        best = max((run(level, args.players, args.games, variant=args.game, python=args.python)
                     for _ in range(args.repeat)), key=lambda r: r[0])
         print(f"{level:>5} {args.players:>7} {best[0]:>12,.0f} {best[1]:>9,.0f} {best[2]:>15.1f}")
     if args.no_copies:
         return
     for level in (int(x) for x in args.levels.split(",")):
-        rate, size = copies(level, args.players)
+        rate, size = copies(level, args.players, python=args.python)
         print(f"level {level}: state.copy() {rate:,.0f} per second; a state in mid-game holds "
               f"about {size:,} bytes")
 

@@ -275,14 +275,16 @@ class Game:
         return names
 
     def new_state(self, program: list[str] | None = None, seed: int | None = None,
-                  deal: list[str] | None = None):
+                  deal: list[str] | None = None, python: bool = False):
         """The state at the start of the game (setup or placement).
 
         ``program`` lists card names in order (any of this level's cards, repeats allowed, at least
         as many as each player places); without it, the level's cards are shuffled with ``seed``
         (default 0). With option ``fair_first`` the program is the set of cards player A arranges.
         ``deal`` is the face-down order of the three instant cards (option ``instant_cards``);
-        without it they are shuffled with ``seed``.
+        without it they are shuffled with ``seed``. ``python``: a state of the readable Python
+        core even where the compiled one is built (:mod:`spaghetti.core.engines`), for
+        differential tests and benchmarks; both play identical games.
         """
         if program is None:
             program = self.shuffled_program(0 if seed is None else seed)
@@ -299,6 +301,9 @@ class Game:
             instants = self.instant_deal(deal)
         elif deal is not None:
             raise SetupError("an instant card deal needs the option instant_cards")
+        if python:
+            from .engines import python_state  # (engines imports state, as game does)
+            return python_state().State(self, cards, instants)
         return State(self, cards, instants)
 
     def instant_deal(self, deal) -> list[CardType]:

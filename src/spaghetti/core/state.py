@@ -22,7 +22,7 @@ of, so the position key is little more than these tuples.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalOptionError, NotationError
@@ -61,24 +61,31 @@ _TURN_PASS_ONLY = (N.PASS,)
 _TURN_PASS_RUN = (N.PASS, N.RUN)
 
 
+#: Every field of a state. ``State.copy`` assigns each one (a test checks it).
+FIELDS = (
+    "game", "program", "kinds", "mods", "vals", "queues", "uids", "cursor", "direction",
+    "lives", "supply", "hand", "removed", "on_board", "chips", "alive", "phase", "decision",
+    "to_move", "place_order", "place_index", "turn_pos", "cmd", "this_uid", "cmd_vals",
+    "step_i", "count_left", "chosen", "n_chosen", "selected", "removed_queue", "rearrive",
+    "marked", "winner", "draw", "reason", "seen", "seen_sig", "repeated", "history",
+    "auto_stalemate", "derived", "is_over", "progressed", "_legal", "_sig", "plain", "rp_on",
+    "memory_on", "flip", "trail", "here", "c10_visit", "later", "first_cmd", "first",
+    "to_arrange", "deal", "instant", "instant_gone", "opened", "passes", "rot", "tokens",
+    "interrupters", "inst_on", "intr_on", "seq_open", "drawn", "calls", "temp_chips",
+    "simple_key", "arrivals", "jumps", "run_dir", "copied", "free", "win", "coin_on",
+    "coin_due", "tail_first",
+)
+
+
 class State:
     """A game in progress. Mutable; :meth:`copy` is cheap."""
 
-    __slots__ = (
-        "game", "program", "kinds", "mods", "vals", "queues", "uids", "cursor", "direction",
-        "lives", "supply", "hand", "removed", "on_board", "chips", "alive", "phase", "decision",
-        "to_move", "place_order", "place_index", "turn_pos", "cmd", "this_uid", "cmd_vals",
-        "step_i", "count_left", "chosen", "n_chosen", "selected", "removed_queue", "rearrive",
-        "marked", "winner", "draw", "reason", "seen", "seen_sig", "repeated", "history",
-        "auto_stalemate", "derived", "is_over", "progressed", "_legal", "_sig", "plain", "rp_on",
-        "memory_on", "flip", "trail", "here", "c10_visit", "later", "first_cmd", "first",
-        "to_arrange", "deal", "instant", "instant_gone", "opened", "passes", "rot", "tokens",
-        "interrupters", "inst_on", "intr_on", "seq_open", "drawn", "calls", "temp_chips",
-        "simple_key", "arrivals", "jumps", "run_dir", "copied", "free", "win", "coin_on",
-        "coin_due", "tail_first",
-    )
+    __slots__ = FIELDS
 
-    def __init__(self, game: Game, cards: list[CardType], instants: Iterable[CardType] = ()):
+    def __init__(self, game: Game | None = None, cards: Sequence[CardType] = (),
+                 instants: Iterable[CardType] = ()):
+        if game is None:  # an empty shell that copy() fills in
+            return
         n = game.players
         self.game = game
         self.program = tuple(c.name for c in cards)  # as dealt, for records
@@ -259,11 +266,180 @@ class State:
             self._setup_action(d, action)
         self._reached()
 
-    #: ``copy()``: an independent copy of this state (its history and seen positions too).
-    #: Made by :func:`_copier` below, after the class, as is ``_blank_copy()``: the same
-    #: without the history and the seen positions, for C4's trial runs.
-    copy: Callable[[], State]
-    _blank_copy: Callable[[], State]
+    def copy(self) -> State:
+        """An independent copy of this state (its history and seen positions too).
+
+        Straight-line code, one assignment per field (FIELDS), the mutable ones copied:
+        search copies a state for every node it makes."""
+        new = State(None)
+        new.game = self.game
+        new.program = self.program
+        new.kinds = self.kinds[:]
+        new.mods = self.mods[:]
+        new.vals = self.vals[:]
+        new.queues = self.queues[:]
+        new.uids = self.uids[:]
+        new.cursor = self.cursor
+        new.direction = self.direction
+        new.lives = self.lives[:]
+        new.supply = self.supply[:]
+        new.hand = self.hand[:]
+        new.removed = self.removed[:]
+        new.on_board = self.on_board[:]
+        new.chips = self.chips[:]
+        new.alive = self.alive[:]
+        new.phase = self.phase
+        new.decision = self.decision
+        new.to_move = self.to_move
+        new.place_order = self.place_order
+        new.place_index = self.place_index
+        new.turn_pos = self.turn_pos
+        new.cmd = self.cmd
+        new.this_uid = self.this_uid
+        new.cmd_vals = self.cmd_vals
+        new.step_i = self.step_i
+        new.count_left = self.count_left
+        new.chosen = self.chosen
+        new.n_chosen = self.n_chosen
+        new.selected = self.selected
+        new.removed_queue = self.removed_queue
+        new.rearrive = self.rearrive
+        new.marked = self.marked
+        new.winner = self.winner
+        new.draw = self.draw
+        new.reason = self.reason
+        new.seen = set(self.seen)
+        new.seen_sig = self.seen_sig
+        new.repeated = self.repeated
+        new.history = self.history[:]
+        new.auto_stalemate = self.auto_stalemate
+        new.derived = self.derived
+        new.is_over = self.is_over
+        new.progressed = self.progressed
+        new._legal = self._legal
+        new._sig = self._sig
+        new.plain = self.plain
+        new.rp_on = self.rp_on
+        new.memory_on = self.memory_on
+        new.flip = self.flip
+        new.trail = self.trail
+        new.here = self.here
+        new.c10_visit = self.c10_visit
+        new.later = self.later
+        new.first_cmd = self.first_cmd
+        new.first = self.first
+        new.to_arrange = self.to_arrange
+        new.deal = self.deal
+        new.instant = self.instant
+        new.instant_gone = self.instant_gone
+        new.opened = self.opened
+        new.passes = self.passes
+        new.rot = self.rot
+        new.tokens = self.tokens
+        new.interrupters = self.interrupters
+        new.inst_on = self.inst_on
+        new.intr_on = self.intr_on
+        new.seq_open = self.seq_open
+        new.drawn = self.drawn
+        new.calls = self.calls
+        new.temp_chips = self.temp_chips
+        new.simple_key = self.simple_key
+        new.arrivals = self.arrivals
+        new.jumps = self.jumps
+        new.run_dir = self.run_dir
+        new.copied = self.copied
+        new.free = self.free
+        new.win = self.win
+        new.coin_on = self.coin_on
+        new.coin_due = self.coin_due
+        new.tail_first = self.tail_first
+        return new
+
+    def _blank_copy(self) -> State:
+        """The same without the history and the seen positions, for C4's trial runs."""
+        new = State(None)
+        new.game = self.game
+        new.program = self.program
+        new.kinds = self.kinds[:]
+        new.mods = self.mods[:]
+        new.vals = self.vals[:]
+        new.queues = self.queues[:]
+        new.uids = self.uids[:]
+        new.cursor = self.cursor
+        new.direction = self.direction
+        new.lives = self.lives[:]
+        new.supply = self.supply[:]
+        new.hand = self.hand[:]
+        new.removed = self.removed[:]
+        new.on_board = self.on_board[:]
+        new.chips = self.chips[:]
+        new.alive = self.alive[:]
+        new.phase = self.phase
+        new.decision = self.decision
+        new.to_move = self.to_move
+        new.place_order = self.place_order
+        new.place_index = self.place_index
+        new.turn_pos = self.turn_pos
+        new.cmd = self.cmd
+        new.this_uid = self.this_uid
+        new.cmd_vals = self.cmd_vals
+        new.step_i = self.step_i
+        new.count_left = self.count_left
+        new.chosen = self.chosen
+        new.n_chosen = self.n_chosen
+        new.selected = self.selected
+        new.removed_queue = self.removed_queue
+        new.rearrive = self.rearrive
+        new.marked = self.marked
+        new.winner = self.winner
+        new.draw = self.draw
+        new.reason = self.reason
+        new.seen = set()
+        new.seen_sig = None
+        new.repeated = self.repeated
+        new.history = []
+        new.auto_stalemate = self.auto_stalemate
+        new.derived = self.derived
+        new.is_over = self.is_over
+        new.progressed = self.progressed
+        new._legal = self._legal
+        new._sig = self._sig
+        new.plain = self.plain
+        new.rp_on = self.rp_on
+        new.memory_on = self.memory_on
+        new.flip = self.flip
+        new.trail = self.trail
+        new.here = self.here
+        new.c10_visit = self.c10_visit
+        new.later = self.later
+        new.first_cmd = self.first_cmd
+        new.first = self.first
+        new.to_arrange = self.to_arrange
+        new.deal = self.deal
+        new.instant = self.instant
+        new.instant_gone = self.instant_gone
+        new.opened = self.opened
+        new.passes = self.passes
+        new.rot = self.rot
+        new.tokens = self.tokens
+        new.interrupters = self.interrupters
+        new.inst_on = self.inst_on
+        new.intr_on = self.intr_on
+        new.seq_open = self.seq_open
+        new.drawn = self.drawn
+        new.calls = self.calls
+        new.temp_chips = self.temp_chips
+        new.simple_key = self.simple_key
+        new.arrivals = self.arrivals
+        new.jumps = self.jumps
+        new.run_dir = self.run_dir
+        new.copied = self.copied
+        new.free = self.free
+        new.win = self.win
+        new.coin_on = self.coin_on
+        new.coin_due = self.coin_due
+        new.tail_first = self.tail_first
+        return new
 
     @property
     def is_chance(self) -> bool:
@@ -1542,34 +1718,3 @@ class State:
         offsets that order it."""
         return tuple(tuple((o, k.name) for o, k, _ in item[1]) if item[0].__class__ is str
                      else item[0].name for item in self.later)
-
-
-# The mutable fields of a state; every other field holds an immutable value, shared by copies.
-_LISTS = ("kinds", "mods", "vals", "queues", "uids", "lives", "supply", "hand", "removed",
-          "on_board", "chips", "alive", "history")
-
-
-def _copier(blank: bool = False):
-    """State.copy as straight-line code, one assignment per slot: about four times as fast as a
-    loop of getattr/setattr, and search copies a state for every node it makes. ``blank``: the
-    copy starts with no history and no seen positions."""
-    lines = ["def copy(self):", "    new = _new(State)"]
-    for name in State.__slots__:
-        if blank and name in ("history", "seen", "seen_sig"):
-            value = {"history": "[]", "seen": "set()", "seen_sig": "None"}[name]
-        else:
-            value = f"self.{name}[:]" if name in _LISTS else f"set(self.{name})" \
-                if name == "seen" else f"self.{name}"
-        lines.append(f"    new.{name} = {value}")
-    lines.append("    return new")
-    namespace = {"_new": object.__new__, "State": State}
-    exec("\n".join(lines), namespace)  # noqa: S102 (our own code, built from our own names)
-    copy = namespace["copy"]
-    copy.__doc__ = ("An independent copy of this state, without its history and seen positions."
-                    if blank else
-                    "An independent copy of this state (its history and seen positions too).")
-    return copy
-
-
-setattr(State, "copy", _copier())
-setattr(State, "_blank_copy", _copier(blank=True))

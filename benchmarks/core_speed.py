@@ -1,0 +1,107 @@
+"""Benchmark: the compiled rules core against the readable Python one, as ratios in one run.
+
+    python benchmarks/core_speed.py [--games 200] [--rounds 3] [--only spaghetti-code]
+
+Random play (every decision a uniformly random legal option through the integer door,
+placement and the repetition check included) of the same deals on both paths, interleaved in
+rounds so that the machine's load falls on both alike; CPU time of this process. Also copies a
+second and the bytes of a copied state. Without a compiled core (spaghetti.core.engines.COMPILED
+false) both sides are Python and the ratios are about 1. Figures go to docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+from spaghetti import Game
+from spaghetti.core import engines
+from spaghetti.core.state import FIELDS
+
+#: (label, variant, level, players, options): every game of the family, every level and player
+#: count, and the expansions that take the expanded visit path.
+SETUPS = [
+    *[(f"Spaghetti Code L{lv} {p}p", "spaghetti-code", lv, p, {})
+      for lv in (1, 2, 3) for p in (2, 3, 4, 5)],
+    ("Spaghetti Code L3 2p, Memory + ReversePriority", "spaghetti-code", 3, 2,
+     {"memory": True, "reverse_priority": True}),
+    ("Spaghetti Code L3 2p, instant cards", "spaghetti-code", 3, 2, {"instant_cards": True}),
+    ("Spaghetti Code L3 4p, interrupt", "spaghetti-code", 3, 4, {"interrupt": True}),
+    *[(f"Monsters L{lv} {p}p", "spaghetti-monsters", lv, p, {}) for lv in (1, 3) for p in (2, 5)],
+    ("Monsters L3 2p, every option", "spaghetti-monsters", 3, 2,
+     {"memory": True, "reverse_priority": True, "instant_cards": True}),
+    ("Pasta Logic", "pasta-logic", 1, 2, {}),
+    ("Nightmare 2p", "nightmare", 1, 2, {}),
+    ("Nightmare 4p, coin flip", "nightmare", 1, 4, {"coin_flip": True}),
+]
+
+
+def play(game: Game, games: int, python: bool, seed: int) -> tuple[int, float]:
+    """Decisions played and CPU seconds, random play of ``games`` deals."""
+    rng = random.Random(seed)
+    random_ = rng.random
+    decisions = 0
+    start = time.process_time()
+    for g in range(games):
+        state = game.new_state(seed=seed + g, python=python)
+        legal_actions, apply_action = state.legal_actions, state.apply_action
+        while not state.is_over:
+            options = legal_actions()
+            apply_action(options[int(random_() * len(options))])
+            decisions += 1
+    return decisions, time.process_time() - start
+
+
+def copies(python: bool, count: int = 50_000) -> tuple[float, int]:
+    """Copies a second of a mid-game state (level 3, 3 players), and its size in bytes (the
+    object, its lists and tuples)."""
+    state = Game(level=3, players=3).new_state(seed=1, python=python)
+    rng = random.Random(1)
+    while state.phase == "placement" or len(state.history) < 40:
+        options = state.legal_actions()
+        state.apply_action(options[rng.randrange(len(options))])
+    start = time.process_time()
+    for _ in range(count):
+        state.copy()
+    elapsed = time.process_time() - start
+    size = sys.getsizeof(state) + sum(
+        sys.getsizeof(v) + sum(sys.getsizeof(x) for x in v if isinstance(x, tuple))
+        for name in FIELDS if isinstance(v := getattr(state, name), (list, tuple, set)))
+    return count / elapsed, size
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="deals per setup and round")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds")
+    parser.add_argument("--only", help="only the setups whose label contains this text")
+    args = parser.parse_args()
+    print(f"rules core: {engines.path()}; {args.games} games x {args.rounds} rounds a setup")
+    print(f"{'setup':50} {'python/s':>10} {'compiled/s':>11} {'ratio':>6}")
+    for label, variant, level, players, options in SETUPS:
+        if args.only and args.only not in label:
+            continue
+        game = Game(level=level, players=players, variant=variant, options=options)
+        totals = {False: [0, 0.0], True: [0, 0.0]}
+        play(game, 2, True, seed=0)  # warm up: load the Python core, fill the caches
+        play(game, 2, False, seed=0)
+        for r in range(args.rounds):
+            for python in (r % 2 == 0, r % 2 != 0):  # alternate which goes first
+                decisions, seconds = play(game, args.games, python, seed=1000 * r)
+                totals[python][0] += decisions
+                totals[python][1] += seconds
+        if totals[False][0] != totals[True][0]:
+            sys.exit(f"{label}: the two paths played different games")
+        slow = totals[True][0] / totals[True][1]
+        fast = totals[False][0] / totals[False][1]
+        print(f"{label:50} {slow:10,.0f} {fast:11,.0f} {fast / slow:5.2f}x", flush=True)
+    (fast_copies, fast_size), (slow_copies, slow_size) = copies(False), copies(True)
+    print(f"copies/s: python {slow_copies:,.0f}, compiled {fast_copies:,.0f} "
+          f"({fast_copies / slow_copies:.2f}x); bytes a state: python {slow_size:,}, "
+          f"compiled {fast_size:,}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""The compiled rules core against the readable Python one (spaghetti.core.engines): one source,
+identical games. Every decision of random games of every game of the family, with every option,
+is checked in lockstep: the legal options in order and every field of the state.
+
+Where the install built no compiled core, both sides are Python; the lockstep test is then
+skipped (it would compare a thing with itself), the rest still runs."""
+
+from __future__ import annotations
+
+import doctest
+import pathlib
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import spaghetti
+from spaghetti.core import engines
+from spaghetti.core.engines import differences, python_twin
+from spaghetti.core.state import FIELDS
+from test_properties import games, new, pick
+
+needs_compiled = pytest.mark.skipif(
+    not engines.COMPILED, reason="no compiled rules core was built (no C compiler or mypyc)")
+
+
+def lockstep(fast, slow, rng):
+    return engines.lockstep(fast, slow, lambda state: pick(state, rng))
+
+
+def test_the_python_path_is_a_class_of_its_own_where_the_core_is_compiled():
+    state = spaghetti.new_game(seed=1)
+    twin = python_twin(state)
+    assert (type(state) is type(twin)) == (not engines.COMPILED)
+    assert engines.path() == ("compiled" if engines.COMPILED else "python")
+
+
+@needs_compiled
+@settings(max_examples=200, deadline=None)
+@given(g=games)
+def test_compiled_and_python_cores_play_identical_games(g):
+    fast = new(g)
+    slow = python_twin(fast)
+    assert type(fast) is not type(slow)
+    lockstep(fast, slow, random.Random(g["seed"]))
+
+
+@needs_compiled
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_and_python_cores_play_identical_games_with_players_cards(seed):
+    cards = (pathlib.Path(__file__).parents[1] / "examples" / "custom-cards.toml").read_text()
+    fast = spaghetti.new_game(3, 2 + seed % 3, seed=seed, cards=cards,
+                              options={"memory": True, "reverse_priority": seed % 2 == 0})
+    lockstep(fast, python_twin(fast), random.Random(seed))
+
+
+@needs_compiled
+def test_copies_and_trial_runs_agree_across_the_cores():
+    # C4's trial runs copy the state (_blank_copy) and search copies it (copy): the same
+    # copies on both sides, played on, stay in lockstep.
+    rng = random.Random(5)
+    fast = spaghetti.new_game(3, 3, seed=5, options={"memory": True, "reverse_priority": True})
+    slow = python_twin(fast)
+    while len(fast.history) < 60 and not fast.is_over:
+        action = pick(fast, rng)
+        fast.apply_action(action)
+        slow.apply_action(action)
+    lockstep(fast.copy(), slow.copy(), random.Random(6))
+    assert not differences(fast, slow)
+
+
+def test_copy_assigns_every_field_and_copies_the_mutable_ones():
+    for python in (False, True):
+        state = spaghetti.Game(level=3, players=3).new_state(seed=2, python=python)
+        rng = random.Random(2)
+        while len(state.history) < 80 and not state.is_over:
+            state.apply_action(pick(state, rng))
+        state.seen_signature  # noqa: B018 (asked once: kept from then on)
+        other = state.copy()
+        for name in FIELDS:
+            mine, theirs = getattr(state, name), getattr(other, name)
+            assert mine == theirs, name
+            if isinstance(mine, (list, set)):
+                assert mine is not theirs, name
+        blank = state._blank_copy()
+        assert blank.history == [] and blank.seen == set() and blank.seen_sig is None
+        assert not [name for name in FIELDS if name not in ("history", "seen", "seen_sig")
+                    and getattr(blank, name) != getattr(state, name)]
+
+
+def test_the_rules_cores_examples_run_on_its_python_source():
+    failed, tried = doctest.testmod(engines.python_state(), verbose=False)
+    assert tried and not failed
