@@ -1,5 +1,10 @@
-"""Collection at the root. The rules core's source is also compiled (setup.py): where it is,
-``spaghetti.core.state`` is the native module, and its doctests run on the Python source
-instead (tests/test_compiled_core.py)."""
+"""Collection at the root. The rules core's modules are also compiled (setup.py): a module
+with a compiled twin beside it is imported as the native module, so pytest cannot collect its
+doctests from the source; they run on the Python path instead (tests/test_compiled_core.py)."""
 
-collect_ignore = ["src/spaghetti/core/state.py"]
+import pathlib
+
+CORE = pathlib.Path(__file__).parent / "src" / "spaghetti" / "core"
+
+collect_ignore = [str(source) for source in CORE.rglob("*.py")
+                  if any(source.parent.glob(f"{source.stem}.cpython-*"))]

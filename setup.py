@@ -12,8 +12,14 @@ import sys
 
 from setuptools import Extension, setup
 
-#: The modules mypyc compiles (their imports stay Python where not listed here).
-COMPILED_CORE = ["src/spaghetti/core/state.py"]
+#: The modules mypyc compiles: the state, the cards and the primitives their effects name. The
+#: rest stays Python: the games' card lists, the notation (its functions take what callers
+#: hand them, numpy's integers too, which compiled code would refuse) and the interfaces.
+COMPILED_CORE = ["src/spaghetti/core/state.py", "src/spaghetti/core/cards.py",
+                 "src/spaghetti/core/flags.py",
+                 *(f"src/spaghetti/core/primitives/{name}.py"
+                   for name in ("__init__", "base", "flags", "program", "life", "params",
+                                "cursor"))]
 
 
 def compiled_core() -> list[Extension]:
@@ -22,7 +28,8 @@ def compiled_core() -> list[Extension]:
     try:
         from mypyc.build import mypycify
 
-        extensions = mypycify(COMPILED_CORE, opt_level="3", verbose=False)
+        extensions = mypycify(COMPILED_CORE, opt_level="3", verbose=False,
+                              group_name="spaghetti.core.compiled")
     except Exception as exc:  # no mypyc, or it refused the source: the rules run as Python
         print(f"spaghetti: the compiled rules core is not built ({exc}); the rules run as "
               "Python", file=sys.stderr)

@@ -4,8 +4,9 @@
 
 Random play (every decision a uniformly random legal option through the integer door,
 placement and the repetition check included) of the same deals on both paths, interleaved in
-rounds so that the machine's load falls on both alike; CPU time of this process. Also copies a
-second and the bytes of a copied state. Without a compiled core (spaghetti.core.engines.COMPILED
+rounds so that the machine's load falls on both alike; CPU time of this process. Also MCTS
+iterations a second (levels 1 and 3), copies a second and the bytes of a copied state (level 3,
+3 players, as random_play.py measures them). Without a compiled core (spaghetti.core.engines.COMPILED
 false) both sides are Python and the ratios are about 1. Figures go to docs/performance.md.
 """
 
@@ -17,8 +18,10 @@ import sys
 import time
 
 from spaghetti import Game
+from spaghetti.ai.mcts import MCTSPlayer
 from spaghetti.core import engines
-from spaghetti.core.state import FIELDS
+
+from random_play import copies  # (this folder: the scripts run from it)
 
 #: (label, variant, level, players, options): every game of the family, every level and player
 #: count, and the expansions that take the expanded visit path.
@@ -54,22 +57,16 @@ def play(game: Game, games: int, python: bool, seed: int) -> tuple[int, float]:
     return decisions, time.process_time() - start
 
 
-def copies(python: bool, count: int = 50_000) -> tuple[float, int]:
-    """Copies a second of a mid-game state (level 3, 3 players), and its size in bytes (the
-    object, its lists and tuples)."""
-    state = Game(level=3, players=3).new_state(seed=1, python=python)
-    rng = random.Random(1)
-    while state.phase == "placement" or len(state.history) < 40:
+def mcts(level: int, python: bool, iterations: int = 400) -> float:
+    """MCTS iterations a second from the first decision after placement (2 players)."""
+    state = Game(level=level).new_state(seed=4, python=python)
+    rng = random.Random(4)
+    while state.phase == "placement":
         options = state.legal_actions()
         state.apply_action(options[rng.randrange(len(options))])
     start = time.process_time()
-    for _ in range(count):
-        state.copy()
-    elapsed = time.process_time() - start
-    size = sys.getsizeof(state) + sum(
-        sys.getsizeof(v) + sum(sys.getsizeof(x) for x in v if isinstance(x, tuple))
-        for name in FIELDS if isinstance(v := getattr(state, name), (list, tuple, set)))
-    return count / elapsed, size
+    MCTSPlayer(iterations=iterations, seed=1).search(state)
+    return iterations / (time.process_time() - start)
 
 
 def main() -> None:
@@ -97,7 +94,18 @@ def main() -> None:
         slow = totals[True][0] / totals[True][1]
         fast = totals[False][0] / totals[False][1]
         print(f"{label:50} {slow:10,.0f} {fast:11,.0f} {fast / slow:5.2f}x", flush=True)
-    (fast_copies, fast_size), (slow_copies, slow_size) = copies(False), copies(True)
+    for level in (1, 3):
+        if args.only and f"L{level} 2p" not in args.only:
+            continue
+        rates = {False: 0.0, True: 0.0}
+        for r in range(args.rounds):
+            for python in (r % 2 == 0, r % 2 != 0):
+                rates[python] += mcts(level, python)
+        print(f"MCTS iterations/s, level {level}, 2 players: python {rates[True] / args.rounds:,.0f}"
+              f", compiled {rates[False] / args.rounds:,.0f} ({rates[False] / rates[True]:.2f}x)",
+              flush=True)
+    (fast_copies, fast_size), (slow_copies, slow_size) = (
+        copies(3, 3, python=False), copies(3, 3, python=True))
     print(f"copies/s: python {slow_copies:,.0f}, compiled {fast_copies:,.0f} "
           f"({fast_copies / slow_copies:.2f}x); bytes a state: python {slow_size:,}, "
           f"compiled {fast_size:,}")

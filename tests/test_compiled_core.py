@@ -8,6 +8,7 @@ skipped (it would compare a thing with itself), the rest still runs."""
 from __future__ import annotations
 
 import doctest
+import importlib
 import pathlib
 import random
 
@@ -89,6 +90,16 @@ def test_copy_assigns_every_field_and_copies_the_mutable_ones():
                     and getattr(blank, name) != getattr(state, name)]
 
 
-def test_the_rules_cores_examples_run_on_its_python_source():
-    failed, tried = doctest.testmod(engines.python_state(), verbose=False)
-    assert tried and not failed
+def test_the_compiled_modules_examples_run_on_their_python_source():
+    # (pytest collects the doctests of the modules that are not compiled; conftest.py)
+    core = pathlib.Path(engines.__file__).parent
+    compiled = [source for source in core.rglob("*.py")
+                if any(source.parent.glob(f"{source.stem}.cpython-*"))]
+    assert bool(compiled) == engines.COMPILED
+    python = engines.python_core().__name__
+    for source in compiled:
+        name = ".".join(source.relative_to(core).with_suffix("").parts)
+        module = importlib.import_module(f"{python}.{name}")
+        assert module.__file__.endswith(".py")
+        failed, _ = doctest.testmod(module, verbose=False)
+        assert not failed, name

@@ -102,8 +102,13 @@ class Do(_Step):
     action: str
     amount: int | None = None
     prim: Primitive = field(init=False, compare=False, repr=False)
-    count = None
-    other = head = same_card = adjacent = later = per_card = False
+    count = None  # (Do steps take none of the choice keys)
+    other = False
+    head = False
+    same_card = False
+    adjacent = False
+    later = False
+    per_card = False
 
     def __post_init__(self) -> None:
         prim = PRIMITIVES.get(self.action)

@@ -1,10 +1,14 @@
 """The two paths of the rules core, from one source.
 
-``spaghetti/core/state.py`` is the rules core. Where the install could build it (a C compiler
-and mypyc, see ``setup.py``), that file is compiled to a native module that Python imports in
-its place: the fast path. The same file loaded as Python is the reference, and the fallback
-where nothing was compiled. Both play identical games (``tests/test_compiled_core.py`` drives
-them in lockstep; ``benchmarks/differential.py`` runs the same check at scale).
+The files of ``spaghetti/core`` are the rules core. Where the install could build them (a C
+compiler and mypyc, see ``setup.py``), they are compiled to native modules that Python imports
+in their place: the fast path. The same files loaded as Python are the reference, and the
+fallback where nothing was compiled. Both play identical games (``tests/test_compiled_core.py``
+drives them in lockstep; ``benchmarks/differential.py`` runs the same check at scale).
+
+Where the core is compiled, :func:`python_core` loads its source once more as Python, as the
+package ``spaghetti._python_core``: a second, separate copy of the core (its own cards, games
+and states), so that both paths can run side by side in one process.
 
 >>> from spaghetti.core.game import Game
 >>> game = Game(level=1)
@@ -15,61 +19,107 @@ True
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
+import importlib.abc
 import importlib.util
 import sys
+from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
-
 from typing import Any
 
 from . import state as _state
+from .cards import CardType
 from .state import FIELDS
 
-#: True where ``spaghetti.core.state`` is the compiled module.
+#: True where ``spaghetti.core.state`` is a compiled module.
 COMPILED: bool = not (_state.__file__ or "").endswith(".py")
 
-_REFERENCE = "spaghetti.core._state_python"
+_ALIAS = "spaghetti._python_core"
+_CORE = Path(__file__).resolve().parent
 
 
-def python_state() -> ModuleType:
-    """The rules core as Python: ``spaghetti.core.state`` itself where it is not compiled,
-    else the same source loaded once under another name (its states are of another class, so
-    the two never mix in one game)."""
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Finds ``spaghetti._python_core`` and its modules: the core's files, as Python source
+    (never the compiled modules beside them)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
+        if name != _ALIAS and not name.startswith(_ALIAS + "."):
+            return None
+        base = _CORE.joinpath(*name[len(_ALIAS) + 1:].split(".")) if name != _ALIAS else _CORE
+        if base.is_dir():
+            return importlib.util.spec_from_file_location(
+                name, base / "__init__.py", submodule_search_locations=[str(base)])
+        source = base.with_suffix(".py")
+        return importlib.util.spec_from_file_location(name, source) if source.exists() else None
+
+
+def python_core() -> ModuleType:
+    """The rules core as Python: ``spaghetti.core`` itself where it is not compiled, else its
+    source loaded once more as the package ``spaghetti._python_core``."""
     if not COMPILED:
-        return _state
-    module = sys.modules.get(_REFERENCE)
-    if module is None:
-        source = Path(_state.__file__ or "").with_name("state.py")
-        spec = importlib.util.spec_from_file_location(_REFERENCE, source)
-        if spec is None or spec.loader is None or not source.exists():
-            raise ImportError(f"the Python source of the rules core is missing: {source}")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[_REFERENCE] = module
-        spec.loader.exec_module(module)
-    return module
+        return importlib.import_module("spaghetti.core")
+    if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFinder())
+    return importlib.import_module(_ALIAS)
 
 
-def path() -> str:
-    """Which path runs the rules here, in words: ``compiled`` or ``python``."""
-    return "compiled" if COMPILED else "python"
+def python_game(game: Any) -> Any:
+    """The same game (level, players, options, variant, players' cards) in the Python core."""
+    core = python_core()
+    if game.__class__ is core.Game:
+        return game
+    return core.Game(level=game.level, players=game.players, options=dict(game.options),
+                     variant=game.variant,
+                     custom_cards=tuple(_python_card(c, core) for c in game.custom_cards))
 
 
-#: Caches, filled by who asked what and when, not by the game: left out of comparisons.
-CACHES = ("_legal", "_sig", "seen_sig")
+def _python_card(card: CardType, core: ModuleType) -> Any:
+    """A player's card, declared again in the Python core's terms (its steps name the same
+    primitives there)."""
+    steps = []
+    for step in card.effect:
+        kind = core.cards.Choose if step.__class__.__name__ == "Choose" else core.cards.Do
+        steps.append(kind(**{f.name: getattr(step, f.name) for f in dataclasses.fields(kind)
+                             if f.init}))
+    return core.CardType(card.name, card.name_ja, card.text, card.text_ja, level=card.level,
+                         params=card.params, effect=tuple(steps))
+
+
+#: Caches, filled by who asked what and when, not by the game; and the game itself (each path
+#: has its own): left out of comparisons.
+UNCOMPARED = ("_legal", "_sig", "seen_sig", "game")
 
 
 def python_twin(state: Any) -> Any:
     """The same game as ``state``, at its start, on the Python path (same program, same
     instant card deal)."""
     deal = [card.name for card in state.deal] if state.inst_on else None
-    return state.game.new_state(program=list(state.program), deal=deal, python=True)
+    return python_game(state.game).new_state(program=list(state.program), deal=deal,
+                                              python=True)
+
+
+def canonical(value: Any) -> Any:
+    """A value of a state in terms both paths share: cards by name, sets sorted."""
+    if isinstance(value, (tuple, list)):
+        return tuple(canonical(v) for v in value)
+    if isinstance(value, (set, frozenset)):
+        return ("set",) + tuple(sorted((canonical(v) for v in value), key=repr))
+    if hasattr(value, "effect") and hasattr(value, "name_ja"):  # a card of either path
+        return ("card", value.name)
+    return value
 
 
 def differences(a: Any, b: Any) -> list[str]:
-    """The fields in which two states differ (the caches aside), in words; empty when the
-    two are the same game at the same point."""
-    return [f"{name}: {getattr(a, name)!r} != {getattr(b, name)!r}" for name in FIELDS
-            if name not in CACHES and getattr(a, name) != getattr(b, name)]
+    """The fields in which two states differ (caches and the game aside), in words; empty
+    when the two are the same game at the same point."""
+    found = []
+    for name in FIELDS:
+        mine, theirs = getattr(a, name), getattr(b, name)
+        if name not in UNCOMPARED and mine != theirs and canonical(mine) != canonical(theirs):
+            found.append(f"{name}: {mine!r} != {theirs!r}")
+    return found
 
 
 def lockstep(fast: Any, slow: Any, choose: Any, limit: int = 20000) -> int:
@@ -81,7 +131,8 @@ def lockstep(fast: Any, slow: Any, choose: Any, limit: int = 20000) -> int:
             raise AssertionError(f"decision {n}: legal {fast.legal_actions()} != "
                                  f"{slow.legal_actions()}")
         found = differences(fast, slow)
-        if found or fast.position_key() != slow.position_key():
+        key, other = fast.position_key(), slow.position_key()
+        if found or key != other and canonical(key) != canonical(other):
             raise AssertionError(f"decision {n}: {found or 'the position keys differ'}")
         if fast.is_over:
             return n
@@ -89,3 +140,8 @@ def lockstep(fast: Any, slow: Any, choose: Any, limit: int = 20000) -> int:
         fast.apply_action(action)
         slow.apply_action(action)
     return limit
+
+
+def path() -> str:
+    """Which path runs the rules here, in words: ``compiled`` or ``python``."""
+    return "compiled" if COMPILED else "python"

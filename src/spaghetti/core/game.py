@@ -286,6 +286,10 @@ class Game:
         core even where the compiled one is built (:mod:`spaghetti.core.engines`), for
         differential tests and benchmarks; both play identical games.
         """
+        if python:
+            from .engines import COMPILED, python_game  # (engines imports game's modules)
+            if COMPILED:
+                return python_game(self).new_state(program, seed, deal)
         if program is None:
             program = self.shuffled_program(0 if seed is None else seed)
         if not isinstance(program, (list, tuple)):
@@ -301,9 +305,6 @@ class Game:
             instants = self.instant_deal(deal)
         elif deal is not None:
             raise SetupError("an instant card deal needs the option instant_cards")
-        if python:
-            from .engines import python_state  # (engines imports state, as game does)
-            return python_state().State(self, cards, instants)
         return State(self, cards, instants)
 
     def instant_deal(self, deal) -> list[CardType]:

@@ -267,9 +267,15 @@ class State:
         self._reached()
 
     def copy(self) -> State:
-        """An independent copy of this state (its history and seen positions too).
+        """An independent copy of this state (its history and seen positions too)."""
+        return self._copied(True)
 
-        Straight-line code, one assignment per field (FIELDS), the mutable ones copied:
+    def _blank_copy(self) -> State:
+        """The same without the history and the seen positions, for C4's trial runs."""
+        return self._copied(False)
+
+    def _copied(self, whole: bool) -> State:
+        """Straight-line code, one assignment per field (FIELDS), the mutable ones copied:
         search copies a state for every node it makes."""
         new = State(None)
         new.game = self.game
@@ -308,10 +314,7 @@ class State:
         new.winner = self.winner
         new.draw = self.draw
         new.reason = self.reason
-        new.seen = set(self.seen)
-        new.seen_sig = self.seen_sig
         new.repeated = self.repeated
-        new.history = self.history[:]
         new.auto_stalemate = self.auto_stalemate
         new.derived = self.derived
         new.is_over = self.is_over
@@ -353,92 +356,14 @@ class State:
         new.coin_on = self.coin_on
         new.coin_due = self.coin_due
         new.tail_first = self.tail_first
-        return new
-
-    def _blank_copy(self) -> State:
-        """The same without the history and the seen positions, for C4's trial runs."""
-        new = State(None)
-        new.game = self.game
-        new.program = self.program
-        new.kinds = self.kinds[:]
-        new.mods = self.mods[:]
-        new.vals = self.vals[:]
-        new.queues = self.queues[:]
-        new.uids = self.uids[:]
-        new.cursor = self.cursor
-        new.direction = self.direction
-        new.lives = self.lives[:]
-        new.supply = self.supply[:]
-        new.hand = self.hand[:]
-        new.removed = self.removed[:]
-        new.on_board = self.on_board[:]
-        new.chips = self.chips[:]
-        new.alive = self.alive[:]
-        new.phase = self.phase
-        new.decision = self.decision
-        new.to_move = self.to_move
-        new.place_order = self.place_order
-        new.place_index = self.place_index
-        new.turn_pos = self.turn_pos
-        new.cmd = self.cmd
-        new.this_uid = self.this_uid
-        new.cmd_vals = self.cmd_vals
-        new.step_i = self.step_i
-        new.count_left = self.count_left
-        new.chosen = self.chosen
-        new.n_chosen = self.n_chosen
-        new.selected = self.selected
-        new.removed_queue = self.removed_queue
-        new.rearrive = self.rearrive
-        new.marked = self.marked
-        new.winner = self.winner
-        new.draw = self.draw
-        new.reason = self.reason
-        new.seen = set()
-        new.seen_sig = None
-        new.repeated = self.repeated
-        new.history = []
-        new.auto_stalemate = self.auto_stalemate
-        new.derived = self.derived
-        new.is_over = self.is_over
-        new.progressed = self.progressed
-        new._legal = self._legal
-        new._sig = self._sig
-        new.plain = self.plain
-        new.rp_on = self.rp_on
-        new.memory_on = self.memory_on
-        new.flip = self.flip
-        new.trail = self.trail
-        new.here = self.here
-        new.c10_visit = self.c10_visit
-        new.later = self.later
-        new.first_cmd = self.first_cmd
-        new.first = self.first
-        new.to_arrange = self.to_arrange
-        new.deal = self.deal
-        new.instant = self.instant
-        new.instant_gone = self.instant_gone
-        new.opened = self.opened
-        new.passes = self.passes
-        new.rot = self.rot
-        new.tokens = self.tokens
-        new.interrupters = self.interrupters
-        new.inst_on = self.inst_on
-        new.intr_on = self.intr_on
-        new.seq_open = self.seq_open
-        new.drawn = self.drawn
-        new.calls = self.calls
-        new.temp_chips = self.temp_chips
-        new.simple_key = self.simple_key
-        new.arrivals = self.arrivals
-        new.jumps = self.jumps
-        new.run_dir = self.run_dir
-        new.copied = self.copied
-        new.free = self.free
-        new.win = self.win
-        new.coin_on = self.coin_on
-        new.coin_due = self.coin_due
-        new.tail_first = self.tail_first
+        if whole:
+            new.history = self.history[:]
+            new.seen = set(self.seen)
+            new.seen_sig = self.seen_sig
+        else:
+            new.history = []
+            new.seen = set()
+            new.seen_sig = None
         return new
 
     @property

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from .. import notation as N
 
 if TYPE_CHECKING:
@@ -103,6 +105,8 @@ class Telling:
     instant_card: Callable[[int], str]  # seat -> "<colour>'s instant card" in words
 
 
+# A new primitive is a class of its own, in compiled code or not (tests, players' extensions).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Primitive:
     """One primitive. Subclasses declare the facts as class attributes and override what they do.
 
