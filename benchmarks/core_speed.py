@@ -6,8 +6,9 @@ Random play (every decision a uniformly random legal option through the integer 
 placement and the repetition check included) of the same deals on both paths, interleaved in
 rounds so that the machine's load falls on both alike; CPU time of this process. Also MCTS
 iterations a second (levels 1 and 3), copies a second and the bytes of a copied state (level 3,
-3 players, as random_play.py measures them). Without a compiled core (spaghetti.core.engines.COMPILED
-false) both sides are Python and the ratios are about 1. Figures go to docs/performance.md.
+3 players, as random_play.py measures them). Without a compiled core
+(spaghetti.core.engines.COMPILED false) both sides are Python and the ratios are about 1.
+Figures go to docs/performance.md.
 """
 
 from __future__ import annotations
@@ -101,9 +102,9 @@ def main() -> None:
         for r in range(args.rounds):
             for python in (r % 2 == 0, r % 2 != 0):
                 rates[python] += mcts(level, python)
-        print(f"MCTS iterations/s, level {level}, 2 players: python {rates[True] / args.rounds:,.0f}"
-              f", compiled {rates[False] / args.rounds:,.0f} ({rates[False] / rates[True]:.2f}x)",
-              flush=True)
+        slow, fast = rates[True] / args.rounds, rates[False] / args.rounds
+        print(f"MCTS iterations/s, level {level}, 2 players: python {slow:,.0f}, "
+              f"compiled {fast:,.0f} ({fast / slow:.2f}x)", flush=True)
     (fast_copies, fast_size), (slow_copies, slow_size) = (
         copies(3, 3, python=False), copies(3, 3, python=True))
     print(f"copies/s: python {slow_copies:,.0f}, compiled {fast_copies:,.0f} "

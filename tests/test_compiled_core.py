@@ -14,7 +14,6 @@ import random
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import spaghetti
 from spaghetti.core import engines

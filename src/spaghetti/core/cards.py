@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any, SupportsIndex
 
 from .notation import register_card_name
 from .primitives import PRIMITIVES, Primitive, self_life
@@ -146,7 +147,7 @@ class CardType:
     # reverse or rotate the same things may undo each other.
     composite: bool = field(init=False)
 
-    def __reduce_ex__(self, protocol):  # type: ignore[override]
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
         """A built-in card pickles as a reference and reads back as the very same object: a
         state compares cards by identity. A player's card pickles by value."""
         ref = _BUILTIN_REFS.get(id(self))
@@ -188,7 +189,7 @@ class CardType:
     def __copy__(self) -> CardType:
         return self  # immutable, and known by identity
 
-    def __deepcopy__(self, memo) -> CardType:
+    def __deepcopy__(self, memo: dict[int, Any]) -> CardType:
         return self
 
 

@@ -145,3 +145,17 @@ def lockstep(fast: Any, slow: Any, choose: Any, limit: int = 20000) -> int:
 def path() -> str:
     """Which path runs the rules here, in words: ``compiled`` or ``python``."""
     return "compiled" if COMPILED else "python"
+
+
+def perft(state: Any, depth: int) -> int:
+    """The number of lines of play ``depth`` decisions long from ``state`` (a line that ends
+    with the game sooner counts once): the engine's "perft", whose counts at fixed depths from
+    fixed deals change whenever a rule or a speed path plays differently."""
+    if depth == 0 or state.is_over:
+        return 1
+    total = 0
+    for action in state.legal_actions():
+        child = state.copy()
+        child.apply_action(action)
+        total += perft(child, depth - 1)
+    return total

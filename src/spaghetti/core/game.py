@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from ..errors import SetupError
 from .cards import CardType
@@ -62,7 +63,7 @@ def _check_options(options: dict, rules: Variant) -> dict:
     return {name: checked.get(name, values[0]) for name, values in rules.options.items()}
 
 
-def _check_custom(cards, rules: Variant) -> tuple[CardType, ...]:
+def _check_custom(cards: Any, rules: Variant) -> tuple[CardType, ...]:
     if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
         raise SetupError("custom_cards must be a sequence of cards "
                          "(see spaghetti.custom_cards.loads)")
@@ -94,7 +95,8 @@ class Game:
 
     def __post_init__(self) -> None:
         if not isinstance(self.variant, str) or self.variant not in VARIANTS:
-            raise SetupError(f"unknown variant {self.variant!r}; variants are: {', '.join(VARIANTS)}")
+            raise SetupError(f"unknown variant {self.variant!r}; variants are: "
+                             f"{', '.join(VARIANTS)}")
         rules = VARIANTS[self.variant]
         if type(self.level) is not int or self.level not in rules.placed:
             levels = ", ".join(map(str, rules.levels))
@@ -112,12 +114,12 @@ class Game:
                 raise SetupError(f"option {name} is for 3 to 5 players, not {self.players}")
         object.__setattr__(self, "custom_cards", _check_custom(self.custom_cards, rules))
 
-    def option(self, name: str):
+    def option(self, name: str) -> Any:
         """The value of a rule option, or None where this game has no such option (its rule is
         not in the game)."""
         return self.options.get(name)
 
-    def __deepcopy__(self, memo) -> Game:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self  # immutable: a copied state keeps its game (and its cards' identities)
 
     @cached_property
@@ -135,7 +137,7 @@ class Game:
 
     # Facts of the level (SPEC 2.1).
     @cached_property  # a fact of an immutable game, read at every evaluation
-    def setup(self):
+    def setup(self) -> Any:
         """The named setup in force (Pasta Logic's option ``setup``), or None."""
         return self.rules.setups.get(self.option("setup"))
 
@@ -275,7 +277,7 @@ class Game:
         return names
 
     def new_state(self, program: list[str] | None = None, seed: int | None = None,
-                  deal: list[str] | None = None, python: bool = False):
+                  deal: list[str] | None = None, python: bool = False) -> Any:
         """The state at the start of the game (setup or placement).
 
         ``program`` lists card names in order (any of this level's cards, repeats allowed, at least
@@ -307,7 +309,7 @@ class Game:
             raise SetupError("an instant card deal needs the option instant_cards")
         return State(self, cards, instants)
 
-    def instant_deal(self, deal) -> list[CardType]:
+    def instant_deal(self, deal: Any) -> list[CardType]:
         """The instant cards of a deal given by name: each of the three exactly once."""
         instant = self.rules.instant
         by_name = {c.name.lower(): c for c in instant}

@@ -8,10 +8,11 @@ ECHO, FLOAT) run the copied cards' commands as if written on the copying card (:
 
 from __future__ import annotations
 
-from .cards import CardType, Choose, Do, built_in
+from .cards import CardType, Choose, Do, Step, built_in
 
 
-def _card(name: str, ja: str, text: str, text_ja: str, params=(), effect=()) -> CardType:
+def _card(name: str, ja: str, text: str, text_ja: str, params: tuple[int, ...] = (),
+          effect: tuple[Step, ...] = ()) -> CardType:
     return CardType(name, ja, text, text_ja, level=1, params=params, effect=effect)
 
 

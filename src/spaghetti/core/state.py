@@ -6,7 +6,8 @@ nothing. The same door is open in integer form (``legal_actions`` / ``apply_acti
 which is far cheaper; :mod:`spaghetti.core.notation` converts between the two.
 
 >>> from spaghetti.core.game import Game
->>> state = Game(level=1).new_state(program=["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"])
+>>> program = ["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"]
+>>> state = Game(level=1).new_state(program=program)
 >>> state.legal()[:2]
 ['place 0', 'place 1']
 >>> state.apply("place 4")
@@ -396,7 +397,7 @@ class State:
                                      tuple(self.legal()))
         self.apply_action(N.DECLARE)
 
-    def sample_chance(self, rng) -> str:
+    def sample_chance(self, rng: Any) -> str:
         """An outcome of the current chance event, drawn with ``rng`` by its probability."""
         outcomes = self.chance_outcomes()
         if not outcomes:
@@ -422,7 +423,7 @@ class State:
         """Each face-down instant card taken so far (by its number) and the seat that took it."""
         return dict(zip(self.drawn, self.draw_order))
 
-    def determinize(self, seat: int, rng) -> State:
+    def determinize(self, seat: int, rng: Any) -> State:
         """A copy in which what ``seat`` may not know is dealt anew with ``rng``, consistently
         with what it knows: the instant cards it has not seen, and face-down cards not yet
         opened. Two states that ``seat`` cannot tell apart give the same copy for the same
@@ -439,7 +440,7 @@ class State:
             new._redeal_face_down(rng)
         return new
 
-    def _redeal_instants(self, seat: int, rng) -> None:
+    def _redeal_instants(self, seat: int, rng: Any) -> None:
         owner = self.drawn_by()
         unknown = [i for i in range(len(self.deal)) if i not in owner or not (
             owner[i] == seat or (self.instant_gone[owner[i]] or ("",))[0] == "used")]
@@ -462,7 +463,7 @@ class State:
                 self.deal, self.instant = tuple(deal), tuple(instant)
                 return
 
-    def _redeal_face_down(self, rng) -> None:
+    def _redeal_face_down(self, rng: Any) -> None:
         """Sequential open: the cards not yet opened (and those A has still to lay out) are dealt
         anew; they hold no flags and no chips yet."""
         start = self.opened
@@ -1268,7 +1269,7 @@ class State:
             self.tokens = tuple(min(t, supply) if p == seat else t
                                 for p, t in enumerate(self.tokens))
 
-    def _discard(self, codes) -> None:
+    def _discard(self, codes: Iterable[int]) -> None:
         """These flags have left the cards for good: count them removed."""
         for code in codes:
             owner = code >> OWNER_SHIFT
@@ -1311,7 +1312,8 @@ class State:
         self.progressed = True  # a life may reach the height that wins, or fall (Nightmare)
         self._sig = None  # lives are in the key of a game that heals (C9)
 
-    def _take_card(self, i: int):
+    def _take_card(self, i: int) -> tuple[CardType, tuple[int, ...], tuple[int, ...],
+                                          tuple[int, ...], int]:
         return (self.kinds.pop(i), self.mods.pop(i), self.vals.pop(i), self.queues.pop(i),
                 self.uids.pop(i))
 

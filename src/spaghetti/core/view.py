@@ -17,10 +17,13 @@ from __future__ import annotations
 from ..errors import SetupError
 from .state import State
 
+#: Who looks: a seat's number, "referee" or "observer" (checked by :func:`check_viewer`).
+Viewer = int | str
+
 REFEREE, OBSERVER = "referee", "observer"
 
 
-def check_viewer(state: State, seat) -> None:
+def check_viewer(state: State, seat: Viewer) -> None:
     """Raise :class:`SetupError` unless ``seat`` is a seat of this game, "referee" or "observer"."""
     if seat in (REFEREE, OBSERVER):
         return
@@ -29,7 +32,7 @@ def check_viewer(state: State, seat) -> None:
                          f"{OBSERVER!r}, not {seat!r}")
 
 
-def knows_card(state: State, viewer, index: int) -> bool:
+def knows_card(state: State, viewer: Viewer, index: int) -> bool:
     """May ``viewer`` know the kind of the program card at ``index``? Face-down cards of
     sequential open are known only once opened, or to the player who arranged them (fair first
     player, seat 0), or to everyone once the game is over."""
@@ -37,7 +40,7 @@ def knows_card(state: State, viewer, index: int) -> bool:
             or (bool(state.game.option("fair_first")) and viewer == 0))
 
 
-def knows_instant(state: State, viewer, seat: int) -> bool:
+def knows_instant(state: State, viewer: Viewer, seat: int) -> bool:
     """May ``viewer`` know which instant card ``seat`` drew? Their own, a used (revealed) one,
     everything once the game is over; never another's unused or discarded one (C12)."""
     gone = state.instant_gone[seat]
@@ -45,7 +48,7 @@ def knows_instant(state: State, viewer, seat: int) -> bool:
             or (gone is not None and gone[0] == "used"))
 
 
-def _instant(state: State, viewer) -> list[dict] | None:
+def _instant(state: State, viewer: Viewer) -> list[dict] | None:
     """Each seat's instant card: its status (none, held, used, discarded) and, if the viewer may
     know it, its kind, values and chips."""
     if not state.game.option("instant_cards"):
