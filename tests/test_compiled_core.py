@@ -102,3 +102,13 @@ def test_the_compiled_modules_examples_run_on_their_python_source():
         assert module.__file__.endswith(".py")
         failed, _ = doctest.testmod(module, verbose=False)
         assert not failed, name
+
+
+def test_the_compiled_modules_are_built_from_the_source_as_it_is():
+    # A compiled module is what Python imports: after an edit to its source, nothing changes
+    # until the project is installed again (pip install -e .), which this says plainly.
+    core = pathlib.Path(engines.__file__).parent
+    stale = [str(source.relative_to(core)) for source in core.rglob("*.py")
+             for built in source.parent.glob(f"{source.stem}.cpython-*")
+             if built.stat().st_mtime < source.stat().st_mtime]
+    assert not stale, f"rebuild the compiled core (pip install -e .): {', '.join(stale)} changed"

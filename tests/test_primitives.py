@@ -128,3 +128,25 @@ def test_a_new_primitive_is_one_class_and_a_new_card_one_declaration(quake):
     for option in placements(1, 2, [[0, 1, 2, 3], [0, 1, 2, 4]]):
         state.apply(option)
     assert state.cursor == 0 and state.legal() == ["pass"]
+
+
+def test_the_actors_own_life_is_a_fact_of_the_primitive_not_of_its_name():
+    # C4 reads the net effect of a card's self steps from each primitive's own_life, so a new
+    # primitive that hurts its actor is counted without naming it anywhere.
+    class Drain(Primitive):
+        name = "test_drain"
+        needs_amount = True
+        own_life = -1
+
+        def do(self, board, step, vals):
+            board._damage(board._actor, step.amount_of(vals))
+
+    try:
+        card = CardType("Drain", "吸収", "You lose {0} and gain {1}.", "{0}失い{1}得る", level=1,
+                        params=(2, 2), effect=(Do("test_drain", amount=0),
+                                               Do("heal_self", amount=1)))
+        assert card.self_life((2, 2), 3, 5) == 3  # the two cancel out: no change (C4)
+        assert card.self_life((2, 1), 3, 5) == 2
+        assert PRIMITIVES["damage"].hurts_chosen and not PRIMITIVES["heal"].hurts_chosen
+    finally:
+        del PRIMITIVES["test_drain"]

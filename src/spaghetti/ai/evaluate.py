@@ -87,7 +87,7 @@ def _hurts(kind) -> bool:
     """Does a card of this kind damage a player? (Read once per kind: kinds are immutable.)"""
     found = _HURTS.get(kind)
     if found is None:
-        found = _HURTS[kind] = any(s.action == "damage" for s in kind.effect)
+        found = _HURTS[kind] = any(s.prim.hurts_chosen for s in kind.effect)
     return found
 
 

@@ -29,6 +29,7 @@ import time
 from collections.abc import Iterable
 
 from ..core import notation as N
+from ..core.primitives import PRIMITIVES
 from ..core.state import State
 from .base import ActionPlayer
 from .evaluate import evaluate_all
@@ -184,7 +185,8 @@ class MCTSPlayer(ActionPlayer):
                 seat = state.to_move
                 assert seat is not None, "a player is chosen by the seat to move"
                 me = N.PLAYER | seat
-                if me in legal and state.choosing == "heal":  # a custom card's heal: oneself
+                choosing = state.choosing
+                if me in legal and choosing and PRIMITIVES[choosing].heals:  # heal oneself
                     action = me
                 else:
                     others = [a for a in legal if a != me and a != N.DONE and a != N.DECLARE]

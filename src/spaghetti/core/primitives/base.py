@@ -136,6 +136,11 @@ class Primitive:
     recalls: ClassVar[bool] = False
     #: Can raise a life: then lives are part of the position key (C9).
     heals: ClassVar[bool] = False
+    #: What a do step does to the actor's own life by its amount: -1 lowers it (damage_self),
+    #: +1 raises it (heal_self), 0 leaves it (C4 asks the net effect of a card's own steps).
+    own_life: ClassVar[int] = 0
+    #: A choice of a player to hurt (damage): the evaluation counts such cards as threats.
+    hurts_chosen: ClassVar[bool] = False
     #: Puts flags on their way or fixes a jump: part of the position key (C9).
     delays: ClassVar[bool] = False
     #: Makes the cursor visit another card and come back (C16): visits nest.

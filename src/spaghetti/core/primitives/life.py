@@ -24,13 +24,13 @@ def self_life(effect: Iterable[Step], values: tuple[int, ...], life: int,
     """The actor's life after an effect's ``damage_self`` / ``heal_self`` steps alone, from
     ``life``, with these parameter values (C4 asks whether they change anything)."""
     for step in effect:
-        name, amount = step.prim.name, step.amount
-        if amount is None:
+        sign, amount = step.prim.own_life, step.amount
+        if amount is None or not sign:
             continue
-        if name == "damage_self":
-            life -= values[amount]
-        elif name == "heal_self":
-            v = values[amount]
+        v = values[amount]
+        if sign < 0:
+            life -= v
+        else:
             life = life + v if cap is None else max(life, min(life + v, cap))
     return life
 
@@ -54,6 +54,7 @@ def _player(t: Telling) -> tuple[str, bool]:
 class Damage(Primitive):
     name = "damage"
     chooses = "player"
+    hurts_chosen = True
     needs_amount = True
     takes_other = True
     fresh = 0  # the players chosen, as a bit mask
@@ -121,6 +122,7 @@ class Heal(Primitive):
 class DamageSelf(Primitive):
     name = "damage_self"
     needs_amount = True
+    own_life = -1
     words = {
         "en": {"damage_self": "{who} (themself) lost {n} life"},
         "ja": {"damage_self": "{who}（自分）のライフが{n}減った"},
@@ -137,6 +139,7 @@ class DamageSelf(Primitive):
 class HealSelf(DamageSelf):
     name = "heal_self"
     heals = True
+    own_life = 1
     words = {
         "en": {"heal_self": "{who} (themself) gained {n} life"},
         "ja": {"heal_self": "{who}（自分）のライフが{n}増えた"},
