@@ -380,3 +380,43 @@ def test_observation_sizes_are_those_docs_envs_gives(variant, level, players, op
     assert Encoder(game, program_length(game, None)).size == size
     text = " ".join((pathlib.Path(__file__).parents[1] / "docs" / "envs.md").read_text().split())
     assert f"{size:,}" in text
+
+
+def test_the_vector_env_steps_many_games_as_one_batch_and_each_as_alone():
+    from spaghetti.envs.vector import SpaghettiVectorEnv
+
+    n = 4
+    envs = SpaghettiVectorEnv(n, level=3, players=2, opponents="random")
+    alone = [SpaghettiEnv(level=3, players=2, opponents="random") for _ in range(n)]
+    obs, _ = envs.reset(seed=10)
+    for i, env in enumerate(alone):
+        first, _ = env.reset(seed=10 + i)
+        assert np.array_equal(obs[i], first)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(300):
+        masks = envs.action_masks()
+        assert masks.shape == (n, NUM_ACTIONS) and masks.any(axis=1).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, terminated, truncated, infos = envs.step(actions)
+        for i, env in enumerate(alone):
+            if env.state is None or env.state.is_over:
+                continue  # (each single game is followed to its first end only)
+            single, reward, done, cut, _ = env.step(int(actions[i]))
+            assert reward == rewards[i] and done == terminated[i] and cut == truncated[i]
+            if not (done or cut):
+                assert np.array_equal(single, obs[i])
+        ended += int(np.sum(terminated | truncated))
+        for i in np.flatnonzero(terminated | truncated):
+            assert infos["final_obs"][i] is not None
+    assert ended >= n  # every game ended at least once, and began again in the same step
+
+
+def test_the_vector_env_refuses_a_bad_count_or_bad_arguments_clearly():
+    from spaghetti.envs.vector import SpaghettiVectorEnv
+
+    for bad in (0, -1, 2.5, "4"):
+        with pytest.raises(SetupError, match="num_envs"):
+            SpaghettiVectorEnv(bad)
+    with pytest.raises(SetupError, match="difficulty"):
+        SpaghettiVectorEnv(2, opponents="grandmaster")
