@@ -58,6 +58,38 @@ def play(game: Game, games: int, python: bool, seed: int) -> tuple[int, float]:
     return decisions, time.process_time() - start
 
 
+class StandIn:
+    """An engine that does nothing: two options, 95 decisions a game. Random play of it costs
+    what the benchmark's own loop costs, the floor under every figure above."""
+
+    def __init__(self) -> None:
+        self.decisions = 0
+        self.is_over = False
+
+    def legal_actions(self) -> tuple[int, ...]:
+        return (0, 1)
+
+    def apply_action(self, action: int) -> None:
+        self.decisions += 1
+        self.is_over = self.decisions >= 95
+
+
+def loop_alone(games: int) -> float:
+    """Microseconds a decision of the random-play loop itself (StandIn for the engine)."""
+    rng = random.Random(0)
+    random_ = rng.random
+    decisions = 0
+    start = time.process_time()
+    for _ in range(games):
+        state = StandIn()
+        legal_actions, apply_action = state.legal_actions, state.apply_action
+        while not state.is_over:
+            options = legal_actions()
+            apply_action(options[int(random_() * len(options))])
+            decisions += 1
+    return (time.process_time() - start) / decisions * 1e6
+
+
 def mcts(level: int, python: bool, iterations: int = 400) -> float:
     """MCTS iterations a second from the first decision after placement (2 players)."""
     state = Game(level=level).new_state(seed=4, python=python)
@@ -95,6 +127,7 @@ def main() -> None:
         slow = totals[True][0] / totals[True][1]
         fast = totals[False][0] / totals[False][1]
         print(f"{label:50} {slow:10,.0f} {fast:11,.0f} {fast / slow:5.2f}x", flush=True)
+    print(f"the loop alone (a stand-in engine): {loop_alone(args.games * 3):.2f} us a decision")
     for level in (1, 3):
         if args.only and f"L{level} 2p" not in args.only:
             continue
