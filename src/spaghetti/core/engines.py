@@ -58,8 +58,8 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
 def python_core() -> ModuleType:
     """The rules core as Python: ``spaghetti.core`` itself where it is not compiled, else its
     source loaded once more as the package ``spaghetti._python_core``."""
-    if not COMPILED:
-        return importlib.import_module("spaghetti.core")
+    if not COMPILED:  # this package itself (also when it is the loaded-again copy)
+        return importlib.import_module(__name__.rpartition(".")[0])
     if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, _SourceFinder())
     return importlib.import_module(_ALIAS)
