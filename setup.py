@@ -12,11 +12,12 @@ import sys
 
 from setuptools import Extension, setup
 
-#: The modules mypyc compiles: the state, the cards and the primitives their effects name. The
-#: rest stays Python: the games' card lists, the notation (its functions take what callers
-#: hand them, numpy's integers too, which compiled code would refuse) and the interfaces.
+#: The modules mypyc compiles: the state, the cards and the primitives their effects name, and
+#: the constants they read (flags' and actions' codes, Final: compiled in as numbers). The rest
+#: stays Python: the games' card lists, the notation (its functions take what callers hand
+#: them, numpy's integers too, which compiled code would refuse) and the interfaces.
 COMPILED_CORE = ["src/spaghetti/core/state.py", "src/spaghetti/core/cards.py",
-                 "src/spaghetti/core/flags.py",
+                 "src/spaghetti/core/flags.py", "src/spaghetti/core/codes.py",
                  *(f"src/spaghetti/core/primitives/{name}.py"
                    for name in ("__init__", "base", "flags", "program", "life", "params",
                                 "cursor"))]

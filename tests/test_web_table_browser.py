@@ -141,9 +141,10 @@ def test_the_guided_first_game_teaches_step_by_step_as_the_player_acts(tmp_path,
             if page.locator("#result").count():
                 break
             targets = page.locator(OPTIONS)
-            if targets.count():
+            count = targets.count()  # once: the page changes as it likes
+            if count:
                 try:
-                    targets.nth(rng.randrange(targets.count())).click(timeout=1_000)
+                    targets.nth(rng.randrange(count)).click(timeout=1_000)
                 except sync_api.Error:
                     pass
             page.wait_for_timeout(40)

@@ -12,14 +12,16 @@ level-1 solver); everything else reads flags through ``State.owners`` and ``Stat
 
 from __future__ import annotations
 
+from typing import Final
+
 #: Still to get its turn in this visit (C1).
-PENDING = 1
+PENDING: Final = 1
 #: Already moved by the MoveFlag in progress (C5: distinct targets).
-MOVED = 2
+MOVED: Final = 2
 #: The flag that ran the command, kept only while the command can still refer to it (ForkBomb).
-RUNNING = 4
+RUNNING: Final = 4
 #: The owner's seat is the code shifted right by this.
-OWNER_SHIFT = 3
+OWNER_SHIFT: Final = 3
 
 
 def owner(code: int) -> int:

@@ -15,26 +15,11 @@ from __future__ import annotations
 
 from ..errors import NotationError
 
-# Options without an argument.
-PASS, RUN, DONE, DECLARE, INSTANT = 0, 1, 2, 3, 4
-
-# Options with arguments: the kind sits above bit 16, the arguments below it.
-_SHIFT = 16
-PLACE = 1 << _SHIFT
-CARD = 2 << _SHIFT
-TO = 3 << _SHIFT
-AT = 4 << _SHIFT
-PLAYER = 5 << _SHIFT
-FLAG = 6 << _SHIFT
-PARAM = 7 << _SHIFT
-INTERRUPT = 8 << _SHIFT
-TAKE = 9 << _SHIFT
-ARRANGE = 10 << _SHIFT
-SEAT = 11 << _SHIFT
-ICARD = 12 << _SHIFT   # card iS: seat S's unused instant card (RemoveCommand, C12)
-IPARAM = 13 << _SHIFT  # param iS.I: a parameter of seat S's unused instant card (C12)
-COIN = 14 << _SHIFT  # coin head / coin tail: the chance of the Nightmare notes' coin flip
-KIND_MASK = ~((1 << _SHIFT) - 1)
+# The ids' layout: the constants live in .codes (compiled with the core); they are this
+# module's names too.
+from .codes import (AT, ARRANGE, CARD, COIN, DECLARE, DONE, FLAG, ICARD, INSTANT,  # noqa: F401
+                    INTERRUPT, IPARAM, KIND_MASK, PARAM, PASS, PLACE, PLAYER, RUN, SEAT, TAKE,
+                    TO)
 
 _BARE = {PASS: "pass", RUN: "run", DONE: "done", DECLARE: "declare", INSTANT: "instant"}
 _BARE_BY_WORD = {word: action for action, word in _BARE.items()}

@@ -24,10 +24,11 @@ of, so the position key is little more than these tuples.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..errors import IllegalOptionError, NotationError
 from . import notation as N
+from .codes import COIN, DECLARE, DONE, INSTANT, INTERRUPT, PASS, PLACE, RUN, SEAT, TAKE
 from .cards import CardType, Choose, Do, Step
 
 if TYPE_CHECKING:  # (game.py makes states: importing it here would close a circle)
@@ -35,31 +36,40 @@ if TYPE_CHECKING:  # (game.py makes states: importing it here would close a circ
 
 from .flags import MOVED, OWNER_SHIFT, PENDING, RUNNING  # a flag's code (core/flags.py)
 
-_TRANSIENT = MOVED | RUNNING
+_TRANSIENT: Final = MOVED | RUNNING
 
 # Phases.
-SETUP, PLACEMENT, EXECUTION, OVER = "setup", "placement", "execution", "over"
+SETUP: Final = "setup"
+PLACEMENT: Final = "placement"
+EXECUTION: Final = "execution"
+OVER: Final = "over"
 # What is being decided. The last five belong to the expansions (SPEC section 3): the fair first
 # player's arrangement and seat choice, the instant card draft, sequential open's placement, and
 # an eliminated player's interrupt.
-D_PLACE, D_TURN, D_TARGET, D_OVER = 0, 1, 2, 3
-D_ARRANGE, D_SEAT, D_TAKE, D_OPEN, D_INTERRUPT = 4, 5, 6, 7, 8
+# (Final, one to a line: the compiled core reads them as constants.)
+D_PLACE: Final = 0
+D_TURN: Final = 1
+D_TARGET: Final = 2
+D_OVER: Final = 3
+D_ARRANGE: Final = 4
+D_SEAT: Final = 5
+D_TAKE: Final = 6
+D_OPEN: Final = 7
+D_INTERRUPT: Final = 8
 # A chance event, not a player's choice: the Nightmare notes' coin flip for a visit's order.
-D_COIN = 9
+D_COIN: Final = 9
 _DECIDING = {D_PLACE: "place", D_TURN: "turn", D_OVER: "over", D_ARRANGE: "arrange",
              D_SEAT: "seat", D_TAKE: "take", D_OPEN: "open", D_INTERRUPT: "interrupt",
              D_COIN: "coin"}
-_COIN_OUTCOMES = (N.COIN | 0, N.COIN | 1)
+_COIN_OUTCOMES: Final = (COIN | 0, COIN | 1)
 
-_PASS, _RUN = N.PASS, N.RUN
 # Marks a group of copied commands in ``State.later``: they run in the order of the direction
 # at the moment each runs (SPEC 6). Told apart from a card by its type, not its identity, so
 # that a pickled state plays on.
-_COPY_GROUP = "copies"
+_COPY_GROUP: Final = "copies"
 _NONE_COPIED: frozenset[int] = frozenset()
-_WITH_PENDING = PENDING.__or__
-_TURN_PASS_ONLY = (N.PASS,)
-_TURN_PASS_RUN = (N.PASS, N.RUN)
+_TURN_PASS_ONLY: Final = (PASS,)
+_TURN_PASS_RUN: Final = (PASS, RUN)
 
 
 #: Every field of a state. ``State.copy`` assigns each one (a test checks it).
@@ -233,35 +243,35 @@ class State:
         self._legal = None
         d = self.decision
         if d == D_TURN:
-            if action == _PASS:
+            if action == PASS:
                 if self.marked:
                     self._clear_marks()
                 self._next_turn()
-            elif action == _RUN:
+            elif action == RUN:
                 self._start_command()
-            elif action == N.INSTANT:
+            elif action == INSTANT:
                 self._start_instant()
             else:
                 self._end_stalemate()
                 return
         elif d == D_TARGET:
-            if action == N.DECLARE:
+            if action == DECLARE:
                 self._end_stalemate()
                 return
             self._choose(action)
         elif d == D_PLACE:
             self._place(action & 0xFFFF)
         elif d == D_INTERRUPT:
-            if action == N.DECLARE:
+            if action == DECLARE:
                 self._end_stalemate()
                 return
             self._interrupt(action)
         elif d == D_COIN:
-            if action == N.DECLARE:
+            if action == DECLARE:
                 self._end_stalemate()
                 return
             self.coin_due = False
-            self.tail_first = action == N.COIN | 1
+            self.tail_first = action == COIN | 1
             self._next_turn()
         else:
             self._setup_action(d, action)
@@ -395,7 +405,7 @@ class State:
                    "the position is not a repeat (C9)")
             raise IllegalOptionError(f"'declare' by seat {seat}: {why}", "declare",
                                      tuple(self.legal()))
-        self.apply_action(N.DECLARE)
+        self.apply_action(DECLARE)
 
     def sample_chance(self, rng: Any) -> str:
         """An outcome of the current chance event, drawn with ``rng`` by its probability."""
@@ -593,20 +603,20 @@ class State:
         if d == D_TURN:
             base: tuple[int, ...] = _TURN_PASS_RUN if self._can_run() else _TURN_PASS_ONLY
             if self.inst_on and self.instant[self._actor] is not None:
-                base += (N.INSTANT,)  # C4: the card's departure alone changes the position
-            return base + (N.DECLARE,) if self.repeated else base
+                base += (INSTANT,)  # C4: the card's departure alone changes the position
+            return base + (DECLARE,) if self.repeated else base
         if d == D_TARGET:
             targets = self._targets()
             if self.n_chosen and self.selected is None:
-                targets.append(N.DONE)
+                targets.append(DONE)
             if self.repeated:
-                targets.append(N.DECLARE)
+                targets.append(DECLARE)
             return tuple(targets)
         if d == D_PLACE:
             if self.game.option("stacking"):  # Nightmare: any card, one's own flags too (N12)
-                return tuple([N.PLACE | i for i in range(len(self.queues))])
+                return tuple([PLACE | i for i in range(len(self.queues))])
             mine = self._actor << OWNER_SHIFT  # flags carry no marks during placement
-            return tuple([N.PLACE | i for i, q in enumerate(self.queues) if mine not in q])
+            return tuple([PLACE | i for i, q in enumerate(self.queues) if mine not in q])
         return self._setup_legal(d)
 
     def _can_run(self) -> bool:
@@ -669,11 +679,11 @@ class State:
         command with that many ways of running is taken to change something."""
         passed = self._trial()
         passed._legal = _TURN_PASS_ONLY
-        passed.apply_action(_PASS)
+        passed.apply_action(PASS)
         target = passed.position_key()
         ran = self._trial()
-        ran._legal = (_RUN,)
-        ran.apply_action(_RUN)
+        ran._legal = (RUN,)
+        ran.apply_action(RUN)
         stack = [ran]
         while stack:
             trial = stack.pop()
@@ -682,7 +692,7 @@ class State:
                     return True
                 continue
             for action in trial.legal_actions():
-                if action == N.DECLARE:
+                if action == DECLARE:
                     continue
                 budget -= 1
                 if budget < 0:
@@ -790,19 +800,19 @@ class State:
             seat = self._actor
             c = self.opened - 1
             if self.hand[seat] and seat << OWNER_SHIFT not in self.queues[c]:
-                return (_PASS, N.PLACE | c)
-            return (_PASS,)
+                return (PASS, PLACE | c)
+            return (PASS,)
         if d == D_INTERRUPT:
-            options = (_PASS,) + tuple(N.INTERRUPT | i for i in range(len(self.queues)))
-            return options + (N.DECLARE,) if self.repeated else options
+            options = (PASS,) + tuple(INTERRUPT | i for i in range(len(self.queues)))
+            return options + (DECLARE,) if self.repeated else options
         if d == D_COIN:
-            return _COIN_OUTCOMES + (N.DECLARE,) if self.repeated else _COIN_OUTCOMES
+            return _COIN_OUTCOMES + (DECLARE,) if self.repeated else _COIN_OUTCOMES
         if d == D_ARRANGE:
             return tuple(dict.fromkeys(N.arrange(card.name) for card in self.to_arrange))
         if d == D_SEAT:
-            return (N.SEAT | 0, N.SEAT | 1)
+            return (SEAT | 0, SEAT | 1)
         if d == D_TAKE:
-            return tuple(N.TAKE | i for i in range(len(self.deal)) if i not in self.drawn)
+            return tuple(TAKE | i for i in range(len(self.deal)) if i not in self.drawn)
         return ()
 
     def _setup_action(self, d: int, action: int) -> None:
@@ -841,7 +851,7 @@ class State:
         """Sequential open: place on the open card or pass, in one rotation; when everyone has
         passed in a row the next card opens; after the last, C14."""
         n = self.players
-        if action == _PASS:
+        if action == PASS:
             self.passes += 1
         else:
             self._put(self.opened - 1, self._actor)
@@ -889,7 +899,7 @@ class State:
 
     def _interrupt(self, action: int) -> None:
         seat = self._actor
-        if action != _PASS:  # spend a token: a flag from supply joins the card's tail
+        if action != PASS:  # spend a token: a flag from supply joins the card's tail
             self.tokens = tuple(t - (p == seat) for p, t in enumerate(self.tokens))
             self._add_flag(action & 0xFFFF, seat)
         self.interrupters = self.interrupters[1:]
@@ -963,7 +973,7 @@ class State:
                 raise AssertionError("no flag on any card, yet the game is not over")
             self.cursor = c
             # Arrival (C1): every flag now on the card is pending; the head gets the turn.
-            q = (q[0] | PENDING, *map(_WITH_PENDING, q[1:]))
+            q = tuple([code | PENDING for code in q])
             k = 0
         code = q[k] ^ PENDING
         if self.kinds[c].uses_running_flag:  # P2 (the fast path: no expansion marks more)
@@ -1120,7 +1130,7 @@ class State:
 
     def _choose(self, action: int) -> None:
         """Apply one chosen target (C5, SPEC 7.1: it resolves at once)."""
-        if action == N.DONE:
+        if action == DONE:
             self._next_step()
             return
         assert self.cmd is not None
@@ -1133,7 +1143,7 @@ class State:
             targets = self._targets()
             if targets:
                 if self.selected is None:
-                    targets.append(N.DONE)
+                    targets.append(DONE)
                 self._legal = tuple(targets)
                 return
         self._next_step()

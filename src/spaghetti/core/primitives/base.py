@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from mypy_extensions import mypyc_attr
 
-from .. import notation as N
+from ..codes import CARD
 
 if TYPE_CHECKING:
     from ..cards import CardType, Step
@@ -200,7 +200,7 @@ def unchosen_cards(board: Board, this: int) -> list[int]:
     """The ``card N`` options of a step: cards not chosen by it yet (C5), but the card whose
     identity is ``this`` (-1: none left out)."""
     chosen = board.chosen
-    return [N.CARD | i for i, u in enumerate(board.uids) if u != this and u not in chosen]
+    return [CARD | i for i, u in enumerate(board.uids) if u != this and u not in chosen]
 
 
 def words_for(lang: str, vocabulary: str = "code") -> dict[str, str]:

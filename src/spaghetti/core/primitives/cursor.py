@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import notation as N
+from ..codes import CARD
 from ..flags import PENDING
 from .base import Board, Primitive, Telling
 
@@ -52,7 +53,7 @@ class Call(Primitive):
         reach = step.amount_of(vals)
         waiting = {u for u in board.calls if u.__class__ is int}
         near = {(here + d) % n for d in range(-reach, reach + 1) if d}
-        return [N.CARD | i for i in sorted(near) if i != here and board.uids[i] not in waiting]
+        return [CARD | i for i in sorted(near) if i != here and board.uids[i] not in waiting]
 
     def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         """C4: a call changes the game only through what the called card holds: flags, which
@@ -100,7 +101,7 @@ class Jump(Primitive):
         n = len(board.queues)
         reach = step.amount_of(vals)
         c = board.cursor
-        return [N.CARD | i for i in range(n) if min((i - c) % n, (c - i) % n) >= reach
+        return [CARD | i for i in range(n) if min((i - c) % n, (c - i) % n) >= reach
                 and i != c]
 
     @staticmethod

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import notation as N
+from ..codes import CARD, FLAG, KIND_MASK, TO
 from ..flags import MOVED, OWNER_SHIFT, RUNNING
 from .base import Board, Primitive, Telling, unchosen_cards
 
@@ -22,9 +23,9 @@ def _flags(board: Board, step: Step) -> list[int]:
         if uid not in board.uids:
             return []
         focus = board.uids.index(uid)
-        return [N.FLAG | focus << 8 | k for k, c in enumerate(queues[focus]) if not c & MOVED]
+        return [FLAG | focus << 8 | k for k, c in enumerate(queues[focus]) if not c & MOVED]
     this = board._this_index() if step.other else -1
-    return [N.FLAG | i << 8 | k for i, q in enumerate(queues) if i != this
+    return [FLAG | i << 8 | k for i, q in enumerate(queues) if i != this
             for k, c in enumerate(q) if not c & MOVED]
 
 
@@ -111,11 +112,11 @@ class MoveFlag(Primitive):
             return []  # no other card to move a flag to
         sel = board.selected
         if sel is not None:  # the destination of the selected flag
-            return [N.TO | i for i in range(n) if i != sel[0]]
+            return [TO | i for i in range(n) if i != sel[0]]
         return _flags(board, step)
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
-        if action & N.KIND_MASK == N.FLAG:
+        if action & KIND_MASK == FLAG:
             board.selected = (action >> 8 & 0xFF, action & 0xFF)
             board.derived = True
             return True  # the pair goes on with "to N": no done mid-pair
@@ -124,7 +125,7 @@ class MoveFlag(Primitive):
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
-        if N.kind(t.action) == N.FLAG:
+        if N.kind(t.action) == FLAG:
             c, k = N.pair(t.action)
             return t.words["pick_flag"].format(p=t.p, owner=_owner(t, c, k),
                                                src=t.card(t.before, c)), True
@@ -182,7 +183,7 @@ class Charm(Primitive):
         actor = board._actor
         if not board.supply[actor]:
             return []  # the actor needs a flag of their own to put there
-        return [N.FLAG | i << 8 | k for i, q in enumerate(board.queues)
+        return [FLAG | i << 8 | k for i, q in enumerate(board.queues)
                 for k, c in enumerate(q) if c >> OWNER_SHIFT != actor]
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
@@ -225,16 +226,16 @@ class Reorder(Primitive):
         sel = board.selected if board.cmd is not None else None
         if sel is not None:  # reordering card c: its flags from place k on
             c, k = sel
-            return [N.FLAG | c << 8 | j for j in range(k, len(board.queues[c]))]
+            return [FLAG | c << 8 | j for j in range(k, len(board.queues[c]))]
         here = board._this_index()
         if here < 0:
             return []
         chosen = board.chosen if board.cmd is not None else ()
-        return [N.CARD | i for i, (q, u) in enumerate(zip(board.queues, board.uids))
+        return [CARD | i for i, (q, u) in enumerate(zip(board.queues, board.uids))
                 if i != here and u not in chosen and len(set(q)) > 1]
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
-        if action & N.KIND_MASK == N.CARD:
+        if action & KIND_MASK == CARD:
             board.selected = (action & 0xFFFF, 0)
             board.derived = True
             return True  # its flags follow, one place at a time
@@ -245,14 +246,14 @@ class Reorder(Primitive):
         k += 1
         if k < len(q) - 1:  # the last flag takes the last place by itself
             board.selected = (c, k)
-            board._legal = tuple(N.FLAG | c << 8 | i for i in range(k, len(q)))
+            board._legal = tuple(FLAG | c << 8 | i for i in range(k, len(q)))
             return True
         board.selected = None
         board.chosen = board.chosen | {board.uids[c]}
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
-        if N.kind(t.action) == N.CARD:
+        if N.kind(t.action) == CARD:
             return t.words["pick_reorder"].format(
                 p=t.p, dst=t.card(t.before, N.argument(t.action))), True
         c, k = N.pair(t.action)

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .. import notation as N
+from ..codes import PLAYER
 from ..flags import OWNER_SHIFT
 from .base import Board, Primitive, Telling
 
@@ -71,7 +72,7 @@ class Damage(Primitive):
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         chosen = board.chosen
         me = board._actor if step.other else -1
-        return [N.PLAYER | p for p, alive in enumerate(board.alive)
+        return [PLAYER | p for p, alive in enumerate(board.alive)
                 if alive and p != me and not chosen >> p & 1]
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
@@ -105,7 +106,7 @@ class Heal(Primitive):
         chosen = board.chosen
         me = board._actor if step.other else -1
         # a player at full life is no target for a heal (C5)
-        return [N.PLAYER | p for p, alive in enumerate(board.alive)
+        return [PLAYER | p for p, alive in enumerate(board.alive)
                 if alive and p != me and not chosen >> p & 1
                 and below_cap(board, board.lives[p])]
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from .. import notation as N
+from ..codes import IPARAM, KIND_MASK, PARAM
 from .base import Board, Primitive, Telling
 
 if TYPE_CHECKING:
@@ -46,20 +47,20 @@ class _Shift(Primitive):
             done = {p >> 8 & 0xFF for p in chosen}
             cards = [(i, vs) for i, vs in cards if i not in done]
         if self.sign > 0 or board.free:  # any number can rise (or, freely, fall)
-            params = [N.PARAM | i << 8 | j for i, vs in cards
-                      for j in range(len(vs)) if N.PARAM | i << 8 | j not in chosen]
+            params = [PARAM | i << 8 | j for i, vs in cards
+                      for j in range(len(vs)) if PARAM | i << 8 | j not in chosen]
         else:  # only a number above zero can fall
-            params = [N.PARAM | i << 8 | j for i, vs in cards
-                      for j, v in enumerate(vs) if v > 0 and N.PARAM | i << 8 | j not in chosen]
+            params = [PARAM | i << 8 | j for i, vs in cards
+                      for j, v in enumerate(vs) if v > 0 and PARAM | i << 8 | j not in chosen]
         if board.inst_on:
-            params += [N.IPARAM | s << 8 | j for s, j, m, v in instant_slots(board)
+            params += [IPARAM | s << 8 | j for s, j, m, v in instant_slots(board)
                        if self.sign > 0 or v > 0]
         return params
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
         arg = action & 0xFFFF
         delta = self.sign * step.amount_of(board.cmd_vals)
-        if action & N.KIND_MASK == N.PARAM:
+        if action & KIND_MASK == PARAM:
             board.chosen = board.chosen | {action}
             board._change_param(arg >> 8, arg & 0xFF, delta)
             return False
@@ -74,7 +75,7 @@ class _Shift(Primitive):
 
     def tell(self, t: Telling) -> tuple[str, bool]:
         x, i = N.pair(t.action)
-        if N.kind(t.action) == N.PARAM:
+        if N.kind(t.action) == PARAM:
             a, b = t.before.vals[x][i], t.after.vals[x][i]
             dst = t.card(t.before, x)
         else:

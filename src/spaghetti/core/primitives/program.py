@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import notation as N
+from ..codes import AT, CARD, ICARD, KIND_MASK
 from .base import Board, Primitive, Telling, unchosen_cards
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ def _adjacent(board: Board) -> list[int]:
     if here < 0 or n < 2:
         return []
     chosen = board.chosen if board.cmd is not None else ()
-    return [N.CARD | i for i in sorted({(here - 1) % n, (here + 1) % n})
+    return [CARD | i for i in sorted({(here - 1) % n, (here + 1) % n})
             if i != here and board.uids[i] not in chosen]
 
 
@@ -50,12 +51,12 @@ class RemoveCard(Primitive):
             return _adjacent(board)
         cards = unchosen_cards(board, board.this_uid if step.other else -1)
         if board.inst_on:  # C12: an unused instant card is a card
-            cards += [N.ICARD | s for s, held in enumerate(board.instant) if held]
+            cards += [ICARD | s for s, held in enumerate(board.instant) if held]
         return cards
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
         arg = action & 0xFFFF
-        if action & N.KIND_MASK == N.ICARD:  # C12: discarded unrevealed
+        if action & KIND_MASK == ICARD:  # C12: discarded unrevealed
             board._instant_leaves(arg, "discarded")
             return False
         board.chosen = board.chosen | {board.uids[arg]}
@@ -64,7 +65,7 @@ class RemoveCard(Primitive):
 
     def tell(self, t: Telling) -> tuple[str, bool]:
         arg = N.argument(t.action)
-        if N.kind(t.action) == N.ICARD:
+        if N.kind(t.action) == ICARD:
             return t.words["discard_instant"].format(who=t.colour(arg)), False
         return t.words["remove_card"].format(dst=t.card(t.before, arg),
                                              n=len(t.before.owners(arg))), False
@@ -92,11 +93,11 @@ class MoveCard(Primitive):
         sel = board.selected
         if sel is not None:  # the new index of the selected card
             at = board.uids.index(sel)
-            return [N.AT | i for i in range(n) if i != at]
+            return [AT | i for i in range(n) if i != at]
         return unchosen_cards(board, board.this_uid if step.other else -1)
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
-        if action & N.KIND_MASK == N.CARD:
+        if action & KIND_MASK == CARD:
             board.selected = board.uids[action & 0xFFFF]
             board.derived = True
             return True  # the pair goes on with "at N"
@@ -107,7 +108,7 @@ class MoveCard(Primitive):
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
-        if N.kind(t.action) == N.CARD:
+        if N.kind(t.action) == CARD:
             return t.words["pick_card"].format(
                 p=t.p, dst=t.card(t.before, N.argument(t.action))), True
         return t.words["move_card"].format(dst=t.card(t.before, t.before.selection),
@@ -161,7 +162,7 @@ class Float(Primitive):
         if here < 0 or n < 2:
             return []
         d = step.amount_of(vals)
-        return [N.AT | i for i in sorted({(here - d) % n, (here + d) % n}) if i != here]
+        return [AT | i for i in sorted({(here - d) % n, (here + d) % n}) if i != here]
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
         board._swap_card(action & 0xFFFF)
