@@ -1,8 +1,8 @@
 """The compiled parts; everything else is in pyproject.toml.
 
 - The exact solver's C core (``spaghetti.solver._csearch``).
-- The rules core compiled by mypyc from its own Python source (``spaghetti.core.state``): the
-  same file is the readable reference and, compiled, the fast path.
+- The rules core (and MCTS) compiled by mypyc from their own Python source: the same files are
+  the readable reference and, compiled, the fast path.
 
 Both are optional: without mypyc or a C compiler (or with SPAGHETTI_PURE_PYTHON=1 set) the
 install still works and the same rules run as Python."""
@@ -20,7 +20,10 @@ COMPILED_CORE = ["src/spaghetti/core/state.py", "src/spaghetti/core/cards.py",
                  "src/spaghetti/core/flags.py", "src/spaghetti/core/codes.py",
                  *(f"src/spaghetti/core/primitives/{name}.py"
                    for name in ("__init__", "base", "flags", "program", "life", "params",
-                                "cursor"))]
+                                "cursor")),
+                 # MCTS and the evaluation it plays out with: the search most bound by the
+                 # engine's speed (hints, analysis, the lab).
+                 "src/spaghetti/ai/mcts.py", "src/spaghetti/ai/evaluate.py"]
 
 
 def compiled_core() -> list[Extension]:
@@ -30,7 +33,7 @@ def compiled_core() -> list[Extension]:
         from mypyc.build import mypycify
 
         extensions = mypycify(COMPILED_CORE, opt_level="3", verbose=False,
-                              group_name="spaghetti.core.compiled")
+                              group_name="spaghetti.compiled")
     except Exception as exc:  # no mypyc, or it refused the source: the rules run as Python
         print(f"spaghetti: the compiled rules core is not built ({exc}); the rules run as "
               "Python", file=sys.stderr)

@@ -91,14 +91,16 @@ def loop_alone(games: int) -> float:
 
 
 def mcts(level: int, python: bool, iterations: int = 400) -> float:
-    """MCTS iterations a second from the first decision after placement (2 players)."""
+    """MCTS iterations a second from the first decision after placement (2 players), the
+    search itself on the same path as the rules core."""
     state = Game(level=level).new_state(seed=4, python=python)
     rng = random.Random(4)
     while state.phase == "placement":
         options = state.legal_actions()
         state.apply_action(options[rng.randrange(len(options))])
+    player = (engines.python_module("ai.mcts").MCTSPlayer if python else MCTSPlayer)
     start = time.process_time()
-    MCTSPlayer(iterations=iterations, seed=1).search(state)
+    player(iterations=iterations, seed=1).search(state)
     return iterations / (time.process_time() - start)
 
 

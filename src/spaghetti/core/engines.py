@@ -7,8 +7,9 @@ fallback where nothing was compiled. Both play identical games (``tests/test_com
 drives them in lockstep; ``benchmarks/differential.py`` runs the same check at scale).
 
 Where the core is compiled, :func:`python_core` loads its source once more as Python, as the
-package ``spaghetti._python_core``: a second, separate copy of the core (its own cards, games
-and states), so that both paths can run side by side in one process.
+package ``spaghetti._python.core``: a second, separate copy of the core (its own cards, games
+and states), so that both paths can run side by side in one process; :func:`python_module`
+does the same for any module of the package (the compiled search, ``ai.mcts``).
 
 >>> from spaghetti.core.game import Game
 >>> game = Game(level=1)
@@ -36,18 +37,18 @@ from .state import FIELDS
 #: True where ``spaghetti.core.state`` is a compiled module.
 COMPILED: bool = not (_state.__file__ or "").endswith(".py")
 
-_ALIAS = "spaghetti._python_core"
-_CORE = Path(__file__).resolve().parent
+_ALIAS = "spaghetti._python"
+_PACKAGE = Path(__file__).resolve().parent.parent
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):
-    """Finds ``spaghetti._python_core`` and its modules: the core's files, as Python source
+    """Finds ``spaghetti._python`` and its modules: the package's files, as Python source
     (never the compiled modules beside them)."""
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
-        if name != _ALIAS and not name.startswith(_ALIAS + "."):
+        if not name.startswith(_ALIAS + "."):
             return None
-        base = _CORE.joinpath(*name[len(_ALIAS) + 1:].split(".")) if name != _ALIAS else _CORE
+        base = _PACKAGE.joinpath(*name[len(_ALIAS) + 1:].split("."))
         if base.is_dir():
             return importlib.util.spec_from_file_location(
                 name, base / "__init__.py", submodule_search_locations=[str(base)])
@@ -55,14 +56,26 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(name, source) if source.exists() else None
 
 
-def python_core() -> ModuleType:
-    """The rules core as Python: ``spaghetti.core`` itself where it is not compiled, else its
-    source loaded once more as the package ``spaghetti._python_core``."""
-    if not COMPILED:  # this package itself (also when it is the loaded-again copy)
-        return importlib.import_module(__name__.rpartition(".")[0])
+def python_module(name: str) -> ModuleType:
+    """A module of the package (``"core"``, ``"ai.mcts"``) as Python: the module itself where
+    the core is not compiled, else its source loaded once more under ``spaghetti._python``,
+    its imports within the package loaded the same way."""
+    package = __name__.rsplit(".", 2)[0]  # spaghetti, or spaghetti._python in the copy
+    if not COMPILED:
+        return importlib.import_module(f"{package}.{name}")
     if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, _SourceFinder())
-    return importlib.import_module(_ALIAS)
+    if _ALIAS not in sys.modules:  # the copy's top: an empty package (no import of it all)
+        top = ModuleType(_ALIAS)
+        top.__path__ = [str(_PACKAGE)]
+        sys.modules[_ALIAS] = top
+    return importlib.import_module(f"{_ALIAS}.{name}")
+
+
+def python_core() -> ModuleType:
+    """The rules core as Python: ``spaghetti.core`` itself where it is not compiled, else its
+    source loaded once more as the package ``spaghetti._python.core``."""
+    return python_module("core")
 
 
 def python_game(game: Any) -> Any:
