@@ -9,6 +9,7 @@ install still works and the same rules run as Python."""
 
 import os
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 
@@ -26,8 +27,21 @@ COMPILED_CORE = ["src/spaghetti/core/state.py", "src/spaghetti/core/cards.py",
                  "src/spaghetti/ai/mcts.py", "src/spaghetti/ai/evaluate.py"]
 
 
+def remove_compiled() -> None:
+    """SPAGHETTI_PURE_PYTHON: the modules an earlier install built in this tree go (from the
+    sources' folders and the build folder), so that Python imports the sources."""
+    for root in (Path("src"), *Path("build").glob("lib*")):
+        for path in COMPILED_CORE:
+            source = root / Path(path).relative_to("src")
+            for built in source.parent.glob(f"{source.stem}.cpython-*"):
+                built.unlink()
+        for built in (root / "spaghetti").glob("compiled__mypyc.*"):
+            built.unlink()
+
+
 def compiled_core() -> list[Extension]:
     if os.environ.get("SPAGHETTI_PURE_PYTHON"):
+        remove_compiled()
         return []
     try:
         from mypyc.build import mypycify
