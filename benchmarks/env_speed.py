@@ -100,8 +100,8 @@ def main() -> None:
     args = parser.parse_args()
     print(f"python {platform.python_version()}, {args.players} players, about {args.seconds} s "
           f"a run, best of {args.repeat}")
-    print(f"| game | level | engine decisions/s | PettingZoo steps/s | ratio | "
-          f"Gymnasium steps/s | its decisions/s | ratio |")
+    print("| game | level | engine decisions/s | PettingZoo steps/s | ratio | "
+          "Gymnasium steps/s | its decisions/s | ratio |")
     print("|---|---|---|---|---|---|---|---|")
     for variant, level in GAMES:
         if variant == "pasta-logic" and args.players != 2:

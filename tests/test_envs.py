@@ -389,8 +389,8 @@ def test_the_vector_env_steps_many_games_as_one_batch_and_each_as_alone():
     envs = SpaghettiVectorEnv(n, level=3, players=2, opponents="random")
     alone = [SpaghettiEnv(level=3, players=2, opponents="random") for _ in range(n)]
     obs, _ = envs.reset(seed=10)
-    for i, env in enumerate(alone):
-        first, _ = env.reset(seed=10 + i)
+    for i, single in enumerate(alone):
+        first, _ = single.reset(seed=10 + i)
         assert np.array_equal(obs[i], first)
     rng = np.random.default_rng(0)
     ended = 0
@@ -399,13 +399,13 @@ def test_the_vector_env_steps_many_games_as_one_batch_and_each_as_alone():
         assert masks.shape == (n, NUM_ACTIONS) and masks.any(axis=1).all()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
         obs, rewards, terminated, truncated, infos = envs.step(actions)
-        for i, env in enumerate(alone):
-            if env.state is None or env.state.is_over:
+        for i, single in enumerate(alone):
+            if single.state is None or single.state.is_over:
                 continue  # (each single game is followed to its first end only)
-            single, reward, done, cut, _ = env.step(int(actions[i]))
+            seen, reward, done, cut, _ = single.step(int(actions[i]))
             assert reward == rewards[i] and done == terminated[i] and cut == truncated[i]
             if not (done or cut):
-                assert np.array_equal(single, obs[i])
+                assert np.array_equal(seen, obs[i])
         ended += int(np.sum(terminated | truncated))
         for i in np.flatnonzero(terminated | truncated):
             assert infos["final_obs"][i] is not None

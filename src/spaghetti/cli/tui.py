@@ -34,7 +34,7 @@ from ..ai import Player
 from ..core import notation as N
 from ..core.state import State
 from ..core.view import REFEREE, knows_card
-from ..i18n import colour, lang_for, mark, option_label, style, t
+from ..i18n import colour, mark, option_label, style, t
 from .changes import Changes, changes
 from .play import COMPUTER, FORCED, HUMAN, Session, autosave_finished, autosave_path, hint_lines
 from .render import decision_line, expansions_text, result_line
