@@ -22,9 +22,10 @@ COMPILED_CORE = ["src/spaghetti/core/state.py", "src/spaghetti/core/cards.py",
                  *(f"src/spaghetti/core/primitives/{name}.py"
                    for name in ("__init__", "base", "flags", "program", "life", "params",
                                 "cursor")),
-                 # MCTS and the evaluation it plays out with: the search most bound by the
-                 # engine's speed (hints, analysis, the lab).
-                 "src/spaghetti/ai/mcts.py", "src/spaghetti/ai/evaluate.py"]
+                 # The searches most bound by the engine's speed (hints, analysis, the lab, the
+                 # computer players): MCTS, alpha-beta and the evaluation they share.
+                 "src/spaghetti/ai/mcts.py", "src/spaghetti/ai/alphabeta.py",
+                 "src/spaghetti/ai/evaluate.py"]
 
 
 def remove_compiled() -> None:

@@ -5,8 +5,8 @@
 Random play (every decision a uniformly random legal option through the integer door,
 placement and the repetition check included) of the same deals on both paths, interleaved in
 rounds so that the machine's load falls on both alike; CPU time of this process. Also MCTS
-iterations a second (levels 1 and 3), copies a second and the bytes of a copied state (level 3,
-3 players, as random_play.py measures them). Without a compiled core
+iterations and alpha-beta positions a second (levels 1 and 3), copies a second and the bytes
+of a copied state (level 3, 3 players, as random_play.py measures them). Without a compiled core
 (spaghetti.core.engines.COMPILED false) both sides are Python and the ratios are about 1.
 Figures go to docs/performance.md.
 """
@@ -17,8 +17,10 @@ import argparse
 import random
 import sys
 import time
+from typing import Any
 
 from spaghetti import Game
+from spaghetti.ai.alphabeta import AlphaBetaPlayer
 from spaghetti.ai.mcts import MCTSPlayer
 from spaghetti.core import engines
 
@@ -90,18 +92,35 @@ def loop_alone(games: int) -> float:
     return (time.process_time() - start) / decisions * 1e6
 
 
-def mcts(level: int, python: bool, iterations: int = 400) -> float:
-    """MCTS iterations a second from the first decision after placement (2 players), the
-    search itself on the same path as the rules core."""
+def first_turn(level: int, python: bool) -> Any:
+    """The first decision after placement of a seeded deal (2 players)."""
     state = Game(level=level).new_state(seed=4, python=python)
     rng = random.Random(4)
     while state.phase == "placement":
         options = state.legal_actions()
         state.apply_action(options[rng.randrange(len(options))])
+    return state
+
+
+def mcts(level: int, python: bool, iterations: int = 400) -> float:
+    """MCTS iterations a second from the first turn, the search itself on the same path as the
+    rules core."""
+    state = first_turn(level, python)
     player = (engines.python_module("ai.mcts").MCTSPlayer if python else MCTSPlayer)
     start = time.process_time()
     player(iterations=iterations, seed=1).search(state)
     return iterations / (time.process_time() - start)
+
+
+def alphabeta(level: int, python: bool, nodes: int = 20_000) -> float:
+    """Positions a second of the alpha-beta search (normal's and hard's) from the first turn,
+    ``nodes`` positions, the search on the same path as the rules core."""
+    state = first_turn(level, python)
+    player = (engines.python_module("ai.alphabeta").AlphaBetaPlayer if python
+              else AlphaBetaPlayer)(max_nodes=nodes, seed=1)
+    start = time.process_time()
+    player.choose(state)
+    return player.nodes / (time.process_time() - start)
 
 
 def main() -> None:
@@ -130,16 +149,17 @@ def main() -> None:
         fast = totals[False][0] / totals[False][1]
         print(f"{label:50} {slow:10,.0f} {fast:11,.0f} {fast / slow:5.2f}x", flush=True)
     print(f"the loop alone (a stand-in engine): {loop_alone(args.games * 3):.2f} us a decision")
-    for level in (1, 3):
-        if args.only and f"L{level} 2p" not in args.only:
-            continue
-        rates = {False: 0.0, True: 0.0}
-        for r in range(args.rounds):
-            for python in (r % 2 == 0, r % 2 != 0):
-                rates[python] += mcts(level, python)
-        slow, fast = rates[True] / args.rounds, rates[False] / args.rounds
-        print(f"MCTS iterations/s, level {level}, 2 players: python {slow:,.0f}, "
-              f"compiled {fast:,.0f} ({fast / slow:.2f}x)", flush=True)
+    for search, what in ((mcts, "MCTS iterations/s"), (alphabeta, "alpha-beta positions/s")):
+        for level in (1, 3):
+            if args.only and f"L{level} 2p" not in args.only:
+                continue
+            rates = {False: 0.0, True: 0.0}
+            for r in range(args.rounds):
+                for python in (r % 2 == 0, r % 2 != 0):
+                    rates[python] += search(level, python)
+            slow, fast = rates[True] / args.rounds, rates[False] / args.rounds
+            print(f"{what}, level {level}, 2 players: python {slow:,.0f}, "
+                  f"compiled {fast:,.0f} ({fast / slow:.2f}x)", flush=True)
     (fast_copies, fast_size), (slow_copies, slow_size) = (
         copies(3, 3, python=False), copies(3, 3, python=True))
     print(f"copies/s: python {slow_copies:,.0f}, compiled {fast_copies:,.0f} "
