@@ -21,7 +21,6 @@ DECLARE: Final = 3
 INSTANT: Final = 4
 
 # Options with arguments: the kind sits above bit 16, the arguments below it.
-SHIFT: Final = 16
 PLACE: Final = 1 << 16
 CARD: Final = 2 << 16
 TO: Final = 3 << 16
@@ -37,4 +36,3 @@ ICARD: Final = 12 << 16  # card iS: seat S's unused instant card (RemoveCommand,
 IPARAM: Final = 13 << 16  # param iS.I: a parameter of seat S's unused instant card (C12)
 COIN: Final = 14 << 16  # coin head / coin tail: the chance of the Nightmare notes' coin flip
 KIND_MASK: Final = ~((1 << 16) - 1)
-

@@ -194,7 +194,7 @@ class Charm(Primitive):
         owner, actor = q[k] >> OWNER_SHIFT, board._actor
         board.supply[owner] += 1
         board.on_board[owner] -= 1
-        board.supply[actor] -= 1
+        board._take_from_supply(actor)
         board.on_board[actor] += 1
         board.queues[card] = q[:k] + (actor << OWNER_SHIFT | q[k] & 7,) + q[k + 1:]
         board._progress()
