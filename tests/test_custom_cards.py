@@ -393,9 +393,9 @@ def test_c9_a_damage_then_heal_loop_is_a_stalemate():
 
 def test_c9_lives_are_in_the_key_only_when_the_game_heals():
     plain = setup(["Bug", "AddFlag", "MoveFlag", "RemoveFlag"], [[0, 1, 2, 3], [0, 1, 2, 3]], SWAP)
-    assert not plain.game.heals and plain._key()[3][3] is False
+    assert not plain.game.heals and plain._key()[3].parts[3] is False
     healing = setup(["Bug", "Heal", "AddFlag", "RemoveFlag"], [[0, 1, 2, 3], [0, 1, 2, 3]], HEAL)
-    assert healing._key()[3][3] == (5, 5)
+    assert healing._key()[3].parts[3] == (5, 5)
 
 
 def test_moves_of_the_new_primitives_in_words():

@@ -66,7 +66,7 @@ class Board(Protocol):
     inst_on: bool
     free: bool
     _legal: tuple[int, ...] | None
-    _sig: tuple[Any, ...] | None
+    _sig: Any
 
     @property
     def _actor(self) -> int: ...  # the seat to move (during a command, the actor)
