@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from rich.progress import Progress  # noqa: E402
 
-from spaghetti.solver import level1_check  # noqa: E402
+from spaghetti.lab import level1_check  # noqa: E402
 
 
 def main() -> None:

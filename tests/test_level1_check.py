@@ -8,7 +8,8 @@ import os
 
 import pytest
 
-from spaghetti.solver import level1, level1_check
+from spaghetti.lab import level1_check
+from spaghetti.solver import level1
 from spaghetti.solver.search import _csearch
 
 pytestmark = pytest.mark.solver

@@ -7,7 +7,7 @@ import spaghetti
 from spaghetti import Game, SetupError, records
 
 from helpers import placed
-from spaghetti.cli.render import render
+from spaghetti.render import render
 from spaghetti.i18n import describe
 from rich.console import Console
 

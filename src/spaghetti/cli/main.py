@@ -10,7 +10,7 @@ import json
 import os
 import random
 import sys
-from typing import Any
+from typing import Any, cast
 
 import click
 from click.core import ParameterSource
@@ -28,7 +28,7 @@ from .arena import arena
 from .lab import lab
 from .puzzle import puzzle
 from .common import OPTION_WORDS, parse_options, parse_program, read_cards, read_record_data
-from .render import render
+from ..render import render
 from .solve import solve, solve_level1
 
 EXIT_BAD_INPUT = 2
@@ -268,7 +268,7 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
         from .tui import Setup, run_app
 
-        game, names = state.game, (program_names if load_path is None else None)
+        game, names = cast(Game, state.game), (program_names if load_path is None else None)
 
         def rematch() -> Setup:
             """The same game again: the same program if it was given, else a new shuffle."""

@@ -25,7 +25,7 @@ from ..core import notation as N
 from ..core.state import State
 from ..errors import IllegalOptionError, NotationError
 from ..i18n import colour, describe, lang_for, option_label, t
-from .render import render
+from ..render import render
 
 HUMAN, COMPUTER, FORCED = "human", "computer", "forced"
 

@@ -12,7 +12,7 @@ from rich.console import Console
 from ..errors import SetupError
 from ..i18n import LANGS, colour
 from ..lab import puzzles
-from .render import render
+from ..render import render
 
 
 def _streak_file() -> pathlib.Path:

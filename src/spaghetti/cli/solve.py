@@ -229,7 +229,7 @@ def solve_level1(output: str, workers: int, time_limit: float, limit: int | None
     if md_path:
         import os
         os.makedirs(os.path.dirname(os.path.abspath(md_path)), exist_ok=True)
-        from ..solver import level1_check
+        from ..lab import level1_check
         check = level1_check.summary(os.path.join(os.path.dirname(os.path.abspath(output)),
                                                   "level1-check.jsonl"))
         with open(md_path, "w", encoding="utf-8") as f:

@@ -37,7 +37,7 @@ from ..core.view import REFEREE, knows_card
 from ..i18n import colour, mark, option_label, style, t
 from .changes import Changes, changes
 from .play import COMPUTER, FORCED, HUMAN, Session, autosave_finished, autosave_path, hint_lines
-from .render import decision_line, expansions_text, result_line
+from ..render import decision_line, expansions_text, result_line
 
 CARD_WIDTH = 16  # a card's width on the board, its border included
 CARD_GAP = 1

@@ -24,15 +24,14 @@ of, so the position key is little more than these tuples.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from ..errors import IllegalOptionError, NotationError
 from . import notation as N
 from .codes import COIN, DECLARE, DONE, INSTANT, INTERRUPT, PASS, PLACE, RUN, SEAT, TAKE
 from .cards import CardType, Choose, Do, Step
-
-if TYPE_CHECKING:  # (game.py makes states: importing it here would close a circle)
-    from .game import Game
+# The game's facts as the board reads them: game.py makes states, so state.py names no Game.
+from .primitives.base import GameFacts
 
 from .flags import MOVED, OWNER_SHIFT, PENDING, RUNNING  # a flag's code (core/flags.py)
 
@@ -121,7 +120,7 @@ class State:
 
     __slots__ = FIELDS
 
-    def __init__(self, game: Game | None = None, cards: Sequence[CardType] = (),
+    def __init__(self, game: GameFacts | None = None, cards: Sequence[CardType] = (),
                  instants: Iterable[CardType] = ()):
         if game is None:  # an empty shell that copy() fills in
             return

@@ -1,7 +1,7 @@
 """A game's table for an environment's ``render()``: as text (``ansi``) and as an image
 (``rgb_array``).
 
-The text is the terminal game's own table (:func:`spaghetti.cli.render.render`), printed by
+The text is the terminal game's own table (:func:`spaghetti.render.render`), printed by
 rich without colour. The image is drawn here with numpy alone (no plotting library, no imaging
 library): one tile per program card in a row, in table order, and one strip per seat below.
 
@@ -163,7 +163,7 @@ def text(state: State, viewer: int | str = REFEREE, width: int = 100) -> str:
     """The terminal game's table as plain text (no colour codes)."""
     from rich.console import Console
 
-    from ..cli.render import render
+    from ..render import render
 
     out = io.StringIO()
     console = Console(file=out, width=width, color_system=None, force_terminal=False,

@@ -251,7 +251,7 @@ def summary(data: dict) -> dict:
 
 def markdown(data: dict, check: dict | None = None) -> str:
     """docs/solved/level1.md, generated from the results (and ``check``: the counts of the
-    second check by play, :func:`.level1_check.summary`, if it has run)."""
+    second check by play, :func:`spaghetti.lab.level1_check.summary`, if it has run)."""
     s = summary(data)
     title = ("Level 1 solved" if s["solved"] == s["programs"] else
              f"Level 1: {s['solved']} of {s['programs']} programs solved")

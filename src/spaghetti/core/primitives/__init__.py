@@ -14,8 +14,7 @@ class in one of them; it registers itself in :data:`PRIMITIVES` by its name.
 from __future__ import annotations
 
 from . import flags, program, life, params, cursor  # isort: skip (the order docs list them)
-from .base import PRIMITIVES, Board, Primitive, Telling, words_for
-from .life import self_life
+from .base import PRIMITIVES, Board, Primitive, Telling, self_life, words_for
 
 __all__ = ["PRIMITIVES", "Board", "Primitive", "Telling", "cursor", "flags", "life", "params",
            "program", "self_life", "words_for"]

@@ -3,15 +3,10 @@ as its own (Memory's recall, the Nightmare notes' copies)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .. import notation as N
 from ..codes import CARD
 from ..flags import PENDING
-from .base import Board, Primitive, Telling
-
-if TYPE_CHECKING:
-    from ..cards import CardType, Step
+from .base import Board, CardType, Primitive, Step, Telling
 
 
 class Reverse(Primitive):

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .. import notation as N
 from ..codes import CARD, FLAG, KIND_MASK, TO
 from ..flags import MOVED, OWNER_SHIFT, RUNNING
-from .base import Board, Primitive, Telling, unchosen_cards
-
-if TYPE_CHECKING:
-    from ..cards import CardType, Step
+from .base import Board, CardType, Primitive, Step, Telling, unchosen_cards
 
 
 def _flags(board: Board, step: Step) -> list[int]:

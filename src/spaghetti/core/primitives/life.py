@@ -2,38 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
-
 from .. import notation as N
 from ..codes import PLAYER
 from ..flags import OWNER_SHIFT
-from .base import Board, Primitive, Telling
-
-if TYPE_CHECKING:
-    from ..cards import CardType, Step
+from .base import Board, CardType, Primitive, Step, Telling, self_life
 
 
 def below_cap(board: Board, life: int) -> bool:
     """Can a heal raise this life (C15, B1)?"""
     cap = board.game.life_cap
     return cap is None or life < cap
-
-
-def self_life(effect: Iterable[Step], values: tuple[int, ...], life: int,
-              cap: int | None) -> int:
-    """The actor's life after an effect's ``damage_self`` / ``heal_self`` steps alone, from
-    ``life``, with these parameter values (C4 asks whether they change anything)."""
-    for step in effect:
-        sign, amount = step.prim.own_life, step.amount
-        if amount is None or not sign:
-            continue
-        v = values[amount]
-        if sign < 0:
-            life -= v
-        else:
-            life = life + v if cap is None else max(life, min(life + v, cap))
-    return life
 
 
 def _player(t: Telling) -> tuple[str, bool]:

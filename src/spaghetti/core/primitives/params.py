@@ -4,14 +4,10 @@ where numbers change freely (Nightmare), by any amount, below zero too."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
 
 from .. import notation as N
 from ..codes import IPARAM, KIND_MASK, PARAM
-from .base import Board, Primitive, Telling
-
-if TYPE_CHECKING:
-    from ..cards import CardType, Step
+from .base import Board, CardType, Primitive, Step, Telling
 
 
 def instant_slots(board: Board) -> Iterator[tuple[int, int, int, int]]:

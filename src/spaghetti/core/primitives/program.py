@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .. import notation as N
 from ..codes import AT, CARD, ICARD, KIND_MASK
-from .base import Board, Primitive, Telling, unchosen_cards
-
-if TYPE_CHECKING:
-    from ..cards import CardType, Step
+from .base import Board, CardType, Primitive, Step, Telling, unchosen_cards
 
 
 def _adjacent(board: Board) -> list[int]:

@@ -15,9 +15,9 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from ..core.state import State
-from ..core.view import REFEREE, knows_card, knows_instant
-from ..i18n import card_name, colour, lang_for, mark, option_label, style, t
+from .core.state import State
+from .core.view import REFEREE, knows_card, knows_instant
+from .i18n import card_name, colour, lang_for, mark, option_label, style, t
 
 CARD_WIDTH = 14  # width of one card's column in the row layout
 

@@ -23,7 +23,11 @@ import os
 import time
 from collections.abc import Collection, Iterator
 
-from .api import _Run
+from ..ai import GreedyPlayer, MCTSPlayer, RandomPlayer
+from ..ai.alphabeta import AlphaBetaPlayer
+from ..core.game import Game
+from ..solver.api import _Run
+from ..solver.level1 import keep_table, take_up_table
 
 #: The opponents besides the first placements: (kind, parameter).
 OPPONENTS: tuple[tuple[str, int], ...] = (
@@ -32,9 +36,6 @@ OPPONENTS: tuple[tuple[str, int], ...] = (
 
 
 def _opponent(kind: str, param: int, seed: int):
-    from ..ai import GreedyPlayer, MCTSPlayer, RandomPlayer
-    from ..ai.alphabeta import AlphaBetaPlayer
-
     if kind == "random":
         return RandomPlayer(seed * 10 + param)
     if kind == "mcts":
@@ -60,19 +61,14 @@ class Checker:
     left it there (:meth:`save`), under the name ``solve-level1 --tables`` uses."""
 
     def __init__(self, program, winner: int, table_mb: int = 512, tables: str | None = None):
-        import spaghetti
-
-        from .level1 import take_up_table
-
         self.program = list(program)
         self.winner = winner
-        self.start = spaghetti.new_game(level=1, program=self.program)
+        self.start = Game(level=1).new_state(program=self.program)
         self.run = _Run(self.start, None, None, "auto", None, table_mb)
         self.saved = take_up_table(self.run.solver, tables, self.program, table_mb)
 
     def save(self) -> None:
         """Keep the search table for the next check of this program (if given a folder)."""
-        from .level1 import keep_table
 
         if self.saved is not None:
             keep_table(self.run.solver, self.saved)
