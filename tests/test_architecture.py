@@ -22,6 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("primitives", ("core.primitives",)),
     ("cards", ("core.cards",)),
     ("the family's cards", ("core.monsters", "core.pasta", "core.nightmare")),
+    ("options", ("core.options",)),
     ("variants", ("core.variants",)),
     ("custom cards", ("custom_cards",)),
     ("state", ("core.state",)),

@@ -406,12 +406,22 @@ def test_the_new_game_form_shows_only_the_chosen_games_options_in_words(tmp_path
                 '.opts label')].filter((l) => l.offsetParent !== null).map((l) =>
                 [l.dataset.optionName, l.querySelector('span').textContent]))""")
 
+        def for_players(game: dict) -> set[str]:  # the game's options for the count chosen
+            count = int(page.input_value("#players"))
+            return {n for n in game["options"]
+                    if not meta["options"][n]["players"] or count in meta["options"][n]["players"]}
+
         for variant, game in meta["games"].items():
             page.select_option("#variant", variant)
             words = shown()
-            assert set(words) == set(game["options"]), variant
+            assert set(words) == for_players(game), variant
             for name, text in words.items():
                 assert "_" not in text and text != name, (name, text)
+        page.select_option("#variant", "spaghetti-code")
+        assert "instant_cards" in shown() and "interrupt" not in shown()  # (2 players)
+        page.select_option("#players", "3")
+        assert "interrupt" in shown() and "instant_cards" not in shown()
+        assert set(shown()) == for_players(meta["games"]["spaghetti-code"])
         page.select_option("#variant", "nightmare")
         assert shown()["coin_flip"] == "Coin flip"
         assert "memory" not in shown()

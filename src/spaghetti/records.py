@@ -19,6 +19,7 @@ from typing import Any
 
 from .core.game import Game
 from .custom_cards import from_data, to_data
+from .core.options import OPTIONS
 from .core.notation import to_string
 from .core.state import State
 from .core.view import REFEREE, check_viewer, knows_card, knows_instant
@@ -40,7 +41,10 @@ def record_of(state: State, meta: dict | None = None) -> dict[str, Any]:
         "variant": game.variant,
         "level": game.level,
         "players": game.players,
-        "options": dict(game.options),
+        # Only those that differ from their default: a record says what was chosen, and reads
+        # the same when a later version adds an option.
+        "options": {name: value for name, value in game.options.items()
+                    if value != OPTIONS[name].default},
     }
     if game.custom_cards:  # their definitions travel with the record
         record["cards"] = [to_data(card) for card in game.custom_cards]

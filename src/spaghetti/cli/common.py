@@ -13,7 +13,7 @@ import click
 
 from .. import records
 from ..core.cards import CardType
-from ..core.game import OPTIONS, option_words
+from ..core.options import OPTIONS
 from ..custom_cards import loads as load_cards
 from ..errors import RecordError, SetupError
 
@@ -35,17 +35,13 @@ def read_record_data(path: str) -> Any:
         raise RecordError(f"{name}: {exc}") from None
 
 
-# Each option's values as typed on the command line, default first.
-OPTION_WORDS = {name: option_words(name) for name in OPTIONS}
-
-
 def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
     """The ``--option name=value`` pairs as a dict (the values are checked by the game)."""
     options: dict[str, str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            known = ", ".join(f"{k}={'|'.join(v)}" for k, v in OPTION_WORDS.items())
+            known = ", ".join(f"{o.name}={'|'.join(o.words)}" for o in OPTIONS.values())
             raise SetupError(f"--option expects name=value, not {pair!r} (options: {known})")
         options[name.strip()] = value.strip()
     return options

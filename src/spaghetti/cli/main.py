@@ -20,6 +20,7 @@ from rich.console import Console
 from .. import records
 from ..ai import LEVELS, make_player
 from ..core.game import Game
+from ..core.options import OPTIONS
 from ..core.variants import VARIANTS
 from ..core.view import OBSERVER, REFEREE, view
 from ..errors import RecordError, SetupError, SpaghettiError
@@ -27,7 +28,7 @@ from ..i18n import LANGS, describe
 from .arena import arena
 from .lab import lab
 from .puzzle import puzzle
-from .common import OPTION_WORDS, parse_options, parse_program, read_cards, read_record_data
+from .common import parse_options, parse_program, read_cards, read_record_data
 from ..render import render
 from .solve import solve, solve_level1
 
@@ -110,8 +111,11 @@ def _console() -> Console:
     return Console(highlight=False, soft_wrap=False)
 
 
-_OPTION_HELP = ("Rule option as name=value; repeatable. " + "; ".join(
-    f"{name}: {'|'.join(words)} (default {words[0]})" for name, words in OPTION_WORDS.items()))
+_OPTION_HELP = ("Rule option as name=value; repeatable; each game takes its own "
+                "(docs/rules.md#options). " + "; ".join(
+                    f"{o.name}={'|'.join(o.words)} ({o.label}"
+                    f"{', ' + '/'.join(map(str, o.players)) + ' players' if o.players else ''})"
+                    for o in OPTIONS.values()))
 
 
 @click.group("spaghetti", cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

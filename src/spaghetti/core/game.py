@@ -18,49 +18,35 @@ from typing import Any
 from ..errors import SetupError
 from .cards import CardType
 from .state import State
-from .variants import OPTIONS, VARIANTS, Variant
+from .options import OPTIONS
+from .variants import VARIANTS, Variant
 
 FLAGS_PER_COLOUR = 10
 
-#: Expansions for a number of players only (SPEC section 3).
-_TWO_PLAYERS_ONLY = ("instant_cards", "fair_first")
-_THREE_OR_MORE_ONLY = ("interrupt",)
-_WORDS = {"true": True, "on": True, "yes": True, "false": False, "off": False, "no": False}
-
-
-def option_words(name: str) -> list[str]:
-    """An option's values as typed on a command line, default first."""
-    return [str(v).lower() if isinstance(v, bool) or v is None else str(v)
-            for v in OPTIONS[name]]
-
-
-def _check_options(options: dict, rules: Variant) -> dict:
+def _check_options(options: dict, rules: Variant, players: int) -> dict:
+    """Every option of the game with its value: those given, checked against the game's own
+    options, and the defaults. An option of another game of the family is refused unless it is
+    given its default (its rule is not in this game either way)."""
     if not isinstance(options, dict):
         raise SetupError("options must be a mapping of option name to value")
     checked = {}
     for name, value in options.items():
-        if name not in OPTIONS:
-            raise SetupError(f"unknown option {name!r}; the options of {rules.title} are: "
-                             f"{', '.join(rules.options)}")
-        allowed = OPTIONS[name]
-        if isinstance(value, str):  # as typed: true/on/yes, a number, none
-            word = value.strip().lower()
-            if isinstance(allowed[0], bool):
-                value = _WORDS.get(word, value)
-            elif word in ("none", "null") and None in allowed:
-                value = None
-            elif word.isdigit() and any(type(v) is int for v in allowed):
-                value = int(word)
-        if not any(type(value) is type(v) and value == v for v in allowed):
-            shown = ", ".join(option_words(name))
-            raise SetupError(f"option {name!r} cannot be {value!r}; it is one of: {shown}")
-        if name not in rules.options:
-            if value != allowed[0]:
+        own = rules.options.get(name)
+        if own is None:
+            other = OPTIONS.get(name)
+            if other is None:
+                raise SetupError(f"unknown option {name!r}; the options of {rules.title} are: "
+                                 f"{', '.join(rules.options)}")
+            if other.parse(value) != other.default:
                 raise SetupError(f"option {name!r} does not apply to {rules.title}; its "
                                  f"options are: {', '.join(rules.options)}")
-            continue  # (its default: the rule is not in this game either way)
-        checked[name] = value
-    return {name: checked.get(name, values[0]) for name, values in rules.options.items()}
+            continue
+        value = checked[name] = own.parse(value)
+        if value != own.default and not own.for_players(players):
+            counts = (f"{own.players[0]} players" if len(own.players) == 1 else
+                      f"{own.players[0]} to {own.players[-1]} players")
+            raise SetupError(f"option {name} is for {counts}, not {players}")
+    return {name: checked.get(name, o.default) for name, o in rules.options.items()}
 
 
 def _check_custom(cards: Any, rules: Variant) -> tuple[CardType, ...]:
@@ -105,13 +91,8 @@ class Game:
             low, high = min(rules.players), max(rules.players)
             count = f"{low} to {high}" if high > low else f"{low}"
             raise SetupError(f"players must be {count} in {rules.title}, not {self.players!r}")
-        object.__setattr__(self, "options", _check_options(dict(self.options), rules))
-        for name in _TWO_PLAYERS_ONLY:
-            if self.option(name) and self.players != 2:
-                raise SetupError(f"option {name} is for 2 players, not {self.players}")
-        for name in _THREE_OR_MORE_ONLY:
-            if self.option(name) and self.players < 3:
-                raise SetupError(f"option {name} is for 3 to 5 players, not {self.players}")
+        object.__setattr__(self, "options",
+                           _check_options(dict(self.options), rules, self.players))
         object.__setattr__(self, "custom_cards", _check_custom(self.custom_cards, rules))
 
     def option(self, name: str) -> Any:

@@ -12,37 +12,26 @@ from dataclasses import dataclass, field
 
 from . import monsters, nightmare, pasta
 from .cards import EXTRA_CARDS, INSTANT_CARDS, SPAGHETTI_CODE_CARDS, CardType
+from .options import OPTIONS, Option
 
-# Rule options with their allowed values; the first is the default. Each game names its own.
-#: The base game's (SPEC 2.2, 2.6, 2.7), which every game of the family shares but the second.
-PLACEMENT_ORDER = {"placement_order": ("round_robin", "snake")}
-REMOVE_ALL_WINNER = {"remove_all_winner": ("head", "tail")}
-STALEMATE = {"stalemate": ("auto", "manual")}
-#: The extra cards and the variant rule (SPEC section 3).
-EXTRA_OPTIONS = {"reverse_priority": (False, True), "memory": (False, True),
-                 "reverse_flips_priority": (False, True)}
-#: The expansions' (SPEC section 3): the instant cards and the fair first player for two
-#: players, interrupt for three or more, sequential open.
-INSTANT_OPTION = {"instant_cards": (False, True)}
-INTERRUPT = {"interrupt": (False, True)}
-OPENING = {"sequential_open": (False, True), "fair_first": (False, True)}
-#: The options of Spaghetti Code and its expansions (SPEC sections 2 and 3).
-SPAGHETTI_OPTIONS = {**PLACEMENT_ORDER, **REMOVE_ALL_WINNER, **STALEMATE, **EXTRA_OPTIONS,
-                     **INSTANT_OPTION, **INTERRUPT, **OPENING}
+
+def _options(*names: str) -> dict[str, Option]:
+    """A game's own options, by name (each is declared once, in :mod:`.options`)."""
+    return {name: OPTIONS[name] for name in names}
+
+
+#: The options of Spaghetti Code and its expansions (SPEC sections 2 and 3): the base game's
+#: (SPEC 2.2, 2.6, 2.7), the extra cards and the variant rule, and the expansions.
+SPAGHETTI_OPTIONS = _options("placement_order", "remove_all_winner", "stalemate",
+                             "reverse_priority", "memory", "reverse_flips_priority",
+                             "instant_cards", "interrupt", "sequential_open", "fair_first")
 #: Pasta Logic (SPEC section 4): the deal, and the die that keeps life (C15).
-PASTA_OPTIONS = {**PLACEMENT_ORDER, **STALEMATE, **OPENING,
-                 "setup": ("rulebook", "we-are-programmer", "life-race", "inflation",
-                           "catastrophe", "novice"),
-                 "life_cap": (6, None)}
-#: The Nightmare notes (SPEC section 6, C20-): bits placed per player ("auto": 6 with 2
-#: players, 5 with 3, 4 with 4 or 5), starting HP, the HP that wins, the coin flip, and
-#: stacking at placement (on, as the notes have it; off to measure what it does, N12).
-NIGHTMARE_OPTIONS = {**PLACEMENT_ORDER, **STALEMATE,
-                     "bits": ("auto", 2, 3, 4, 5, 6, 7, 8),
-                     "start_hp": (10, 5, 8, 12, 15),
-                     "win_hp": (20, 15, 25, 30, None),
-                     "coin_flip": (False, True),
-                     "stacking": (True, False)}
+PASTA_OPTIONS = _options("placement_order", "stalemate", "sequential_open", "fair_first",
+                         "setup", "life_cap")
+#: The Nightmare notes (SPEC section 6, C20-): bits placed per player, starting HP, the HP
+#: that wins, the coin flip, and stacking at placement (N12).
+NIGHTMARE_OPTIONS = _options("placement_order", "stalemate", "bits", "start_hp", "win_hp",
+                             "coin_flip", "stacking")
 
 
 @dataclass(frozen=True)
@@ -74,8 +63,8 @@ class Variant:
     # C9 (4): the head flag that breaks the last tie is looked for from the cursor in its
     # direction (Spaghetti Code), or from the start of the row (Spaghetti Monsters).
     tiebreak_from_start: bool = False
-    # The rule options of this game, each with its allowed values, the default first.
-    options: dict[str, tuple] = field(default_factory=lambda: dict(SPAGHETTI_OPTIONS))
+    # The rule options this game takes (none but those named: a game takes no other's).
+    options: dict[str, Option] = field(default_factory=dict)
     chips_from_level: int = 3
     # Pasta Logic: the program is these BASIC cards and `drawn` others at random (SPEC 4), or a
     # named setup (option "setup").
@@ -106,12 +95,16 @@ class Variant:
 
 SPAGHETTI_CODE = Variant(
     "spaghetti-code", "Spaghetti Code", "スパゲッティコード",
-    cards=SPAGHETTI_CODE_CARDS, extra=dict(EXTRA_CARDS), instant=INSTANT_CARDS)
+    cards=SPAGHETTI_CODE_CARDS, extra=dict(EXTRA_CARDS), instant=INSTANT_CARDS,
+    options=SPAGHETTI_OPTIONS)
 
 SPAGHETTI_MONSTERS = Variant(
     "spaghetti-monsters", "Battle of the Spaghetti Monsters", "スパゲッティモンスターの戦い",
     cards=monsters.MONSTER_CARDS, extra=dict(monsters.MONSTER_EXTRA),
-    instant=monsters.HIDDEN_MAGIC, vocabulary="monsters", tiebreak_from_start=True)
+    instant=monsters.HIDDEN_MAGIC, vocabulary="monsters", tiebreak_from_start=True,
+    options=_options("placement_order", "remove_all_winner", "stalemate", "reverse_priority",
+                     "memory", "reverse_flips_priority", "instant_cards", "interrupt",
+                     "sequential_open", "fair_first"))
 
 PASTA_LOGIC = Variant(
     "pasta-logic", "Pasta Logic", "パスタロジック",
@@ -143,7 +136,26 @@ NIGHTMARE = Variant(
 VARIANTS: dict[str, Variant] = {v.name: v for v in (SPAGHETTI_CODE, SPAGHETTI_MONSTERS,
                                                      PASTA_LOGIC, NIGHTMARE)}
 
-#: Every rule option of the family with its allowed values (the same wherever a game has it):
-#: the catalogue interfaces list; a game takes only its own (``Variant.options``).
-OPTIONS: dict[str, tuple] = {name: values for v in VARIANTS.values()
-                             for name, values in v.options.items()}
+
+
+def options_markdown(lang: str = "en") -> str:
+    """The table of every option for docs/rules.md: name (and player counts), values, the
+    games that take it, meaning."""
+    ja = lang == "ja"
+    rows = ["| オプション | 値(最初が既定) | ゲーム | 意味 |" if ja else
+            "| option | values (the first is the default) | games | meaning |", "|---|---|---|---|"]
+    for name, o in OPTIONS.items():
+        values = ", ".join(f"`{w}`" for w in o.words)
+        players = ""
+        if o.players:
+            counts = (f"{o.players[0]}-{o.players[-1]}" if len(o.players) > 1
+                      else str(o.players[0]))
+            players = f"({counts}人)" if ja else f" ({counts} players)"
+        games = ", ".join(f"`{v.name}`" for v in VARIANTS.values() if name in v.options)
+        rows.append(f"| `{name}`{players} | {values} | {games} | "
+                    f"{o.meaning_ja if ja else o.meaning} |")
+    return "\n".join(rows)
+
+
+__all__ = ["NIGHTMARE_OPTIONS", "OPTIONS", "PASTA_OPTIONS", "SPAGHETTI_OPTIONS", "VARIANTS",
+           "Option", "Setup", "Variant", "options_markdown"]

@@ -47,7 +47,7 @@ def fast_covers(state) -> bool:
         return False
     # The placement order and the seat favoured by a bare stalemate are in the model; every
     # other option must be the rulebook's.
-    return all(value == OPTIONS[name][0] for name, value in game.options.items()
+    return all(value == OPTIONS[name].default for name, value in game.options.items()
                if name not in ("placement_order", "remove_all_winner"))
 
 

@@ -127,7 +127,7 @@ def meta() -> dict:
         "cards": cards,
         "variants": list(VARIANTS),
         "games": games,
-        "options": {name: list(values) for name, values in OPTIONS.items()},
+        "options": {name: option.describe() for name, option in OPTIONS.items()},
         "extras": {option: card.name for option, card in EXTRA_CARDS.items()},
         "difficulties": list(LEVELS),
         "difficulty_words": {level: {lang: t(f"ai.{level}", lang) for lang in LANGS}

@@ -82,56 +82,14 @@ Object.assign(UI.ja, {
   first: "最初の手", previous: "前の手", next: "次の手", last: "最後の手",
 });
 
-// The rule options of every game, in words: OPTION_WORDS[lang][name] = [name in words,
-// {value: value in words}] (a value not listed is shown as it is: a number).
-const OPTION_WORDS = {
-  en: {
-    placement_order: ["Placement order", { round_robin: "round robin", snake: "snake (back and forth)" }],
-    remove_all_winner: ["When every flag is removed, the winner is", { head: "the head flag's owner", tail: "the tail flag's owner" }],
-    stalemate: ["Stalemate", { auto: "ends the game by itself", manual: "is declared by a player" }],
-    reverse_priority: ["Extra card: ReversePriority", {}],
-    memory: ["Extra card: Memory", {}],
-    reverse_flips_priority: ["Variant: Reverse also flips priority", {}],
-    instant_cards: ["Expansion: instant cards", {}],
-    interrupt: ["Expansion: interrupt (3 players or more)", {}],
-    sequential_open: ["Expansion: sequential open", {}],
-    fair_first: ["Expansion: fair first player (2 players)", {}],
-    setup: ["Setup", { rulebook: "the rulebook's deal", "we-are-programmer": "We are programmers", "life-race": "Life race",
-      inflation: "Inflation", catastrophe: "Catastrophe", novice: "Novice" }],
-    life_cap: ["Life cap (the die)", { null: "no cap" }],
-    bits: ["Bits per player", { auto: "by the number of players" }],
-    start_hp: ["Starting HP", {}],
-    win_hp: ["HP that wins", { null: "none" }],
-    coin_flip: ["Coin flip", {}],
-    stacking: ["Bits may stack at placement", {}],
-  },
-  ja: {
-    placement_order: ["配置の順番", { round_robin: "順番に", snake: "折り返し" }],
-    remove_all_winner: ["全フラグ除去時の勝者", { head: "先頭のフラグの持ち主", tail: "末尾のフラグの持ち主" }],
-    stalemate: ["膠着状態", { auto: "自動で終了", manual: "プレイヤーが宣言" }],
-    reverse_priority: ["追加カード: 優先順位反転", {}],
-    memory: ["追加カード: メモリ", {}],
-    reverse_flips_priority: ["変種: リバースで優先順位も反転", {}],
-    instant_cards: ["拡張: インスタントカード", {}],
-    interrupt: ["拡張: 割り込み（3人以上）", {}],
-    sequential_open: ["拡張: 順次公開", {}],
-    fair_first: ["拡張: 公平な先手決め（2人）", {}],
-    setup: ["セットアップ", { rulebook: "ルールブックの配り方", "we-are-programmer": "We are programmer", "life-race": "ライフレース",
-      inflation: "インフレーション", catastrophe: "カタストロフ", novice: "初心者" }],
-    life_cap: ["ライフの上限（ダイス）", { null: "上限なし" }],
-    bits: ["1人あたりのビット", { auto: "人数による" }],
-    start_hp: ["開始時のHP", {}],
-    win_hp: ["勝利するHP", { null: "なし" }],
-    coin_flip: ["コイントス", {}],
-    stacking: ["配置でビットを重ねられる", {}],
-  },
-};
-const optionName = (name) => (OPTION_WORDS[lang][name] ? OPTION_WORDS[lang][name][0] : name.replace(/_/g, " "));
+// The rule options in words come with META (each option is declared once, in the engine):
+// META.options[name] = {values, label: {en, ja}, value_labels: {value: {en, ja}}, players}.
+const optionName = (name) => (META.options[name] ? META.options[name].label[lang] : name.replace(/_/g, " "));
 function optionValue(name, value) {
   if (typeof value === "boolean") return w(value ? "yes" : "no");
-  const words = OPTION_WORDS[lang][name] ? OPTION_WORDS[lang][name][1] : {};
-  const key = String(value);
-  return words[key] !== undefined ? words[key] : key;
+  const words = META.options[name] ? META.options[name].value_labels : {};
+  const key = value === null ? "none" : String(value);
+  return words[key] !== undefined ? words[key][lang] : key;
 }
 
 // A card's name with places to break between its words ("Remove<wbr>Flag"), never inside one.

@@ -47,23 +47,29 @@ function homePage() {
   }
   players.addEventListener("change", drawSeats);
   const opts = el("div", { class: "opts" });
-  for (const [name, values] of Object.entries(META.options)) {
-    // The value is the index in META.options[name]: booleans, numbers and null come back as such.
+  for (const [name, option] of Object.entries(META.options)) {
+    // The value is the index in option.values: booleans, numbers and null come back as such.
     const sel = el("select", { name, "data-option-name": name },
-      values.map((v, i) => el("option", { value: String(i) }, optionValue(name, v))));
+      option.values.map((v, i) => el("option", { value: String(i) }, optionValue(name, v))));
     opts.append(el("label", { "data-option-name": name }, el("span", {}, optionName(name)), sel));
   }
-  // Only the levels, player counts and options of the chosen game.
-  function fitGame() {
+  // Only the levels, player counts and options of the chosen game (and of its player count).
+  const fitOptions = () => {
     const g = META.games[variant.value];
     opts.querySelectorAll("label").forEach((l) => {
       const name = l.querySelector("select").dataset.optionName;
-      l.hidden = !g.options.includes(name);
+      const counts = META.options[name].players;
+      l.hidden = !g.options.includes(name) || (counts.length > 0 && !counts.includes(Number(players.value)));
     });
+  };
+  players.addEventListener("change", fitOptions);
+  function fitGame() {
+    const g = META.games[variant.value];
     for (const [box, allowed] of [[level, g.levels], [players, g.players]]) {
       [...box.options].forEach((o) => { o.hidden = !allowed.includes(Number(o.value)); });
       if (!allowed.includes(Number(box.value))) box.value = String(allowed[0]);
     }
+    fitOptions();
     drawSeats();
   }
   variant.addEventListener("change", fitGame);
@@ -95,7 +101,7 @@ function homePage() {
     const own = META.games[variant.value].options;  // only the chosen game's options
     opts.querySelectorAll("select").forEach((s) => {
       const name = s.dataset.optionName;
-      if (own.includes(name)) options[name] = META.options[name][Number(s.value)];
+      if (own.includes(name) && !s.closest("label").hidden) options[name] = META.options[name].values[Number(s.value)];
     });
     const body = {
       variant: variant.value, level: Number(level.value), players: Number(players.value), seats, options,
