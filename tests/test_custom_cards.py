@@ -119,11 +119,9 @@ def errors_of(text):
     # missing name, bad name
     ('[[card]]\ntext = "t"\neffect = [{do = "reverse"}]\n', "my.toml: card 1: missing name"),
     (card("Two Words", '[{do = "reverse"}]'), "card 1: name: 'Two Words' is not a card name"),
-    # duplicate name, a built-in name
+    # duplicate name (a built-in card's name is allowed: P29)
     (card("Spin", '[{do = "reverse"}]') + card("spin", '[{do = "reverse"}]'),
      "card 2 'spin': name: another card of the file has this name"),
-    (card("bug", '[{do = "reverse"}]'), "card 1 'bug': name: Bug is a built-in card"),
-    (card("Memory", '[{do = "reverse"}]'), "Memory is a built-in card"),
     # empty or missing effect
     (card("X", "[]"), "card 1 'X': effect: must be a non-empty list of steps"),
     ('[[card]]\nname = "X"\ntext = "t"\n', "card 1 'X': missing effect"),
@@ -183,6 +181,24 @@ def test_custom_cards_join_the_deck_at_any_level_and_game_card_finds_them():
     with pytest.raises(SetupError, match="unknown card 'Blank'.*Heal, Swap, Detour"):
         game.card("Blank")
     assert Game(level=1).deck == Game(level=1, custom_cards=()).deck
+
+
+def test_p29_a_custom_card_named_as_a_built_in_card_takes_its_place_in_that_game():
+    # A file written before a built-in card took its name plays as it did: in that game the
+    # player's card is the one of that name, in the deck, the program, records and the key.
+    mine = cc.loads(card("bug", '[{do = "reverse"}]'), "my.toml")[0]
+    game = Game(level=1, custom_cards=(mine,))
+    assert [c.name for c in game.deck].count("Bug") == 0 and game.deck[-1] is mine
+    assert game.card("Bug") is mine and len(game.deck) == len(Game(level=1).deck)
+    state = game.new_state(program=["bug", "AddFlag", "MoveFlag", "RemoveFlag", "ForkBomb"])
+    assert state.kinds[0] is mine
+    again = records.loads(records.dumps(state))
+    assert again.kinds[0].effect == mine.effect and again.kinds[0].name == "bug"
+    # With its option on, an extra card gives way to a player's card of its name too.
+    memory = cc.loads(card("Memory", '[{do = "reverse"}]'), "my.toml")[0]
+    deck = Game(level=1, options={"memory": True}, custom_cards=(memory,)).deck
+    assert [c for c in deck if c.name.lower() == "memory"] == [memory]
+    assert Game(level=1).card("Bug") is not mine  # other games keep the built-in card
 
 
 def test_game_refuses_two_cards_of_one_name():

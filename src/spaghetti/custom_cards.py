@@ -31,8 +31,7 @@ import string
 import tomllib
 from typing import Any
 
-from .core.cards import (EXTRA, EXTRA_CARDS, SPAGHETTI_CODE_CARDS, STEP_FLAGS, CardType, Choose,
-                         Do)
+from .core.cards import EXTRA, STEP_FLAGS, CardType, Choose, Do
 from .core.primitives import PRIMITIVES
 from .errors import CardFileError
 
@@ -55,7 +54,6 @@ FLAGS_OF = {key: p.name for key in STEP_FLAGS[1:-1] for p in _OPEN if key in p.k
 
 CARD_KEYS = ("name", "name_ja", "text", "text_ja", "params", "effect")
 STEP_KEYS = ("choose", "do", "count", "amount", "other", *FLAGS_OF)
-BUILT_IN = {card.name.lower(): card for card in SPAGHETTI_CODE_CARDS + tuple(EXTRA_CARDS.values())}
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 MAX_NAME, MAX_TEXT, MAX_PARAM, MAX_PARAMS, MAX_STEPS, MAX_CARDS = 20, 300, 99, 9, 12, 50
 
@@ -97,9 +95,6 @@ def from_data(entries: Any, source: str = "cards") -> tuple[CardType, ...]:
     for i, entry in enumerate(entries, 1):
         card = _card(entry, f"{source}: card {i}")
         key = card.name.lower()
-        if key in BUILT_IN:
-            raise CardFileError(f"{source}: card {i} {card.name!r}: name: {BUILT_IN[key].name} is "
-                                "a built-in card; choose another name")
         if key in names:
             raise CardFileError(f"{source}: card {i} {card.name!r}: name: another card of the "
                                 "file has this name")

@@ -53,7 +53,9 @@ def _check_custom(cards: Any, rules: Variant) -> tuple[CardType, ...]:
     if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
         raise SetupError("custom_cards must be a sequence of cards "
                          "(see spaghetti.custom_cards.loads)")
-    seen = {card.name.lower() for card in rules.all_cards() + rules.instant}
+    # A player's card may take a built-in card's name (P29): it takes that card's place in the
+    # game, so a file that played before a built-in card took its name plays the same after.
+    seen: set[str] = set()
     for card in cards:
         if not isinstance(card, CardType):
             raise SetupError(f"custom_cards: {card!r} is not a card")
@@ -173,11 +175,12 @@ class Game:
     @cached_property
     def deck(self) -> tuple[CardType, ...]:
         """The cards of this level in rulebook order, then the extra cards the options bring,
-        then the custom cards."""
-        rules = self.rules
-        return tuple(c for c in rules.cards if c.level <= self.level) + tuple(
-            card for option, card in rules.extra.items() if self.option(option)) + \
-            self.custom_cards
+        then the custom cards (which take the place of a built-in card of their name, P29)."""
+        rules, taken = self.rules, {card.name.lower() for card in self.custom_cards}
+        return tuple(c for c in rules.cards if c.level <= self.level and c.name.lower() not in taken
+                     ) + tuple(card for option, card in rules.extra.items()
+                               if self.option(option) and card.name.lower() not in taken
+                               ) + self.custom_cards
 
     @property
     def hidden_information(self) -> bool:
