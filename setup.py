@@ -17,7 +17,9 @@ from setuptools import Extension, setup
 #: the constants they read (flags' and actions' codes, Final: compiled in as numbers). The rest
 #: stays Python: the games' card lists, the notation (its functions take what callers hand
 #: them, numpy's integers too, which compiled code would refuse) and the interfaces.
-COMPILED_CORE = ["src/spaghetti/core/state.py", "src/spaghetti/core/cards.py",
+COMPILED_CORE = [*(f"src/spaghetti/core/{name}.py"
+                   for name in ("board", "position", "outcome", "opening", "state")),
+                 "src/spaghetti/core/cards.py",
                  "src/spaghetti/core/flags.py", "src/spaghetti/core/codes.py",
                  *(f"src/spaghetti/core/primitives/{name}.py"
                    for name in ("__init__", "base", "flags", "program", "life", "params",

@@ -1,0 +1,162 @@
+"""The position of a game, what repeats (C9): its key, and the check at each decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import (
+    D_INTERRUPT,
+    D_TARGET,
+    D_TURN,
+    EXECUTION,
+    BoardKey,
+    BoardState,
+)
+from .flags import PENDING
+
+
+class Position(BoardState):
+    """A game in progress as far as its position: the key that tells two positions apart
+    (C9), the positions seen, and the check at each decision point."""
+
+    __slots__ = ()
+
+    def position_key(self) -> tuple:
+        """The position (C9): what decides the future, with flags known only by owner and marks."""
+        return self._key() + (tuple(self.lives), tuple(self.supply), tuple(self.hand),
+                              tuple(self.alive), self.phase, self.first, self.opened,
+                              self.passes, self.rot, self.to_arrange, self.instant_gone)
+
+    @property
+    def seen_positions(self) -> frozenset:
+        """The positions seen since the last irreversible change (C9), by their repetition key:
+        the history that decides whether the next position repeats."""
+        return frozenset(self.seen)
+
+    @property
+    def seen_signature(self) -> int:
+        """A 64-bit signature of :attr:`seen_positions` (the exclusive or of their hashes): a
+        search's table of values tells two histories apart by it without hashing them whole.
+        Equal histories have equal signatures within a process (string hashes are salted per
+        process); unequal ones collide with odds of 2**-64. The first request computes it; from
+        then on this state and its copies keep it up to date as positions are seen (play that
+        never asks pays nothing)."""
+        if self.seen_sig is None:
+            signature = 0
+            for key in self.seen:
+                signature ^= hash(key)
+            self.seen_sig = signature
+        return self.seen_sig
+
+    def _reached(self) -> None:
+        """A decision point has been reached: check it against the earlier positions."""
+        if self.phase != EXECUTION:
+            return
+        if self.derived:
+            self.derived = False
+            # This position is the last one plus what was chosen, with the board unchanged, and
+            # no other way leads to it (the last one is read back from it): it repeats an
+            # earlier position only if the last one did. With auto stalemate the last one was
+            # new (or the game would be over), and a later repeat of this one would end the
+            # game one decision earlier, so it need not be looked up or remembered. (Where
+            # Memory, a copy or an instant card may start the same command from another
+            # position, the first choice after "run" is not derived.)
+            if self.auto_stalemate:
+                return
+        seen = self.seen
+        size = len(seen)
+        key = self._key()
+        seen.add(key)  # the set did not grow iff the position was seen
+        if len(seen) == size:
+            if self.auto_stalemate:
+                self._end_stalemate()
+                return
+            self.repeated = True
+            self._legal = None  # declare joins the options
+            return
+        if self.seen_sig is not None:
+            self.seen_sig ^= hash(key)
+        if self.repeated:
+            self.repeated = False
+            self._legal = None
+
+    def _may_recall(self) -> bool:
+        """Can a Memory still run before the next arrival, and so read the older remembered
+        card? Only on the cursor's card, by the flag with the turn or one still pending, once
+        the visit has begun (an interrupt, before the arrival, is keyed apart in _key)."""
+        c = self.cursor
+        return (c < len(self.kinds) and self.kinds[c].recalls
+                and (self.decision == D_TURN or any(x & PENDING for x in self.queues[c])))
+
+    def _key(self) -> tuple:
+        """The reversible part of the position. The rest (lives, supplies, hands, who is still
+        in) only ever changes irreversibly, and every such change empties ``seen``
+        (:meth:`_progress`), so within ``seen`` it is the same for every entry."""
+        sig = self._sig
+        if sig is None:
+            sig = self._sig = BoardKey((tuple([k.name for k in self.kinds]), tuple(self.mods),
+                                        tuple(self.chips), self.game.heals and tuple(self.lives)))
+        d = self.decision
+        ctx: object
+        if d == D_TURN:
+            ctx = self.to_move
+        elif d == D_TARGET:
+            ctx = self._target_context()
+        else:
+            ctx = (d, self.to_move, self.interrupters)
+        key: tuple[Any, ...] = (ctx, self.cursor, self.direction, sig, *self.queues)
+        if self.simple_key:
+            return key
+        # The state of the expansions (C9): the remembered cards, whether C10 rules the visit,
+        # the unused instant cards with their chips, the interrupt tokens, the cards waiting
+        # for a call to end.
+        if self.memory_on:
+            older, newer = self.trail
+            if d == D_INTERRUPT:
+                # Before the arrival, which pushes the older card out unread and makes the
+                # newer one the older remembered card: read only by a Memory on this card (P13).
+                older = None
+                if not self.kinds[self.cursor].recalls:
+                    newer = None
+            elif not self._may_recall():  # pushed out unread at the next arrival (P13)
+                older = None
+            key += (None if older is None else older.name, None if newer is None else newer.name,
+                    None if self.here is None else self.here.name)
+        if self.rp_on:
+            key += (self.c10_visit,)
+        if self.inst_on:
+            key += (tuple(h and (h[0].name, h[1]) for h in self.instant),)
+        if self.intr_on:
+            key += (self.tokens,)
+        if self.calls:
+            n = len(self.uids)  # a return to a follower (C19) counts from -n
+            key += (tuple(self.uids.index(u) if u.__class__ is int
+                          else None if u[1] is None else self.uids.index(u[1]) - n
+                          for u in self.calls),)
+        if self.coin_on:
+            key += (self.tail_first,)
+        if self.arrivals or self.jumps:  # flags on their way, fixed JUMP destinations
+            index = {u: i for i, u in enumerate(self.uids)}
+            key += ("on their way", tuple((s, index.get(u)) for s, u in self.arrivals),
+                    tuple(sorted((index.get(j), index.get(t)) for j, t in self.jumps)))
+        return key
+
+    def _target_context(self) -> tuple:
+        """What is being decided inside a command (SPEC 7.1): the command, its step, the count
+        left and what has been chosen so far, with cards known by their current index."""
+        chosen: object = self.chosen
+        if isinstance(chosen, frozenset) and chosen:
+            chosen = tuple(sorted([self.uids.index(u) for u in chosen if u in self.uids]))
+        selected = self.selected
+        if selected.__class__ is int:
+            selected = self.uids.index(selected)
+        # "this card" is the cursor's card while a command waits for a choice.
+        assert self.cmd is not None
+        return (self.to_move, self.cmd.name, self.step_i, self.cmd_vals, self.count_left,
+                chosen, selected, self.rearrive, self._later_key())
+
+    def _later_key(self) -> tuple:
+        """The commands waiting to run (Memory, copies), by name; a group of copies with the
+        offsets that order it."""
+        return tuple(tuple((o, k.name) for o, k, _ in item[1]) if item[0].__class__ is str
+                     else item[0].name for item in self.later)
