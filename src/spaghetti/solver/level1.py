@@ -195,7 +195,6 @@ def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int
         if on_result is not None:
             on_result(result)
 
-
     def still_to_do(program) -> bool:
         if program in todo(load(path), retry_timeouts, None, [program]):
             return True
