@@ -1,5 +1,5 @@
 """The second check of the level-1 proofs: the proven winner's strategy plays from the empty
-board against many opponents and must never lose (:mod:`spaghetti.solver.level1_check`).
+board against many opponents and must never lose (:mod:`spaghetti.lab.level1_check`).
 
     python benchmarks/level1_check.py [--max-seconds 120] [--table-mb 512]
                                       [--only PROGRAM] [--tables DIR]
@@ -9,8 +9,8 @@ board against many opponents and must never lose (:mod:`spaghetti.solver.level1_
 Programs are taken quickest proof first (``--max-seconds``: only those proven within that many
 seconds, since the winner's first decision repeats the proof from the empty board). Every game
 is one line of ``--out``, written as it ends; a stopped run goes on where it was. At the end it
-prints the counts; ``spaghetti solve-level1 --markdown docs/solved/level1.md --limit 0`` puts
-them in docs/solved/level1.md.
+prints the counts; ``spaghetti solve-level1 --output docs/solved/level1.json --markdown
+docs/solved/level1.md --limit 0`` puts them in docs/solved/level1.md.
 """
 
 from __future__ import annotations

@@ -177,9 +177,10 @@ def _quick_solve_one(program, time_limit=None, table_mb=None, tables=None):
 
 
 def test_solve_level1_checks_the_tables_of_all_its_workers(tmp_path, monkeypatch):
-    from spaghetti.cli import common
+    from spaghetti.cli import common, solve
     from spaghetti.solver import level1
     monkeypatch.setattr(common, "available_mb", lambda: 500)
+    monkeypatch.setattr(solve, "_cpus", lambda: 4)  # three workers allowed on any machine
     monkeypatch.setattr(level1, "solve_one", _quick_solve_one)  # forked workers inherit it
     out = str(tmp_path / "level1.json")
     line = one_line_error(run("solve-level1", "--output", out, "--workers", "3",
@@ -355,13 +356,17 @@ def test_level_2_gives_a_result_near_the_end_and_says_so_from_the_start(tmp_path
     """What the README says to expect on level 2: a result near the end of a game; from the
     start, its line about the time limit (exit status 3)."""
     text = README.read_text(encoding="utf-8")
-    assert "`spaghetti: no result within the time limit of 60 s` (exit status 3)" in text
+    assert "`undecided: no result within the time limit of 60 s` (exit status 3)" in text
     state = spaghetti.Game(level=2, players=2).new_state(None, 7)
     start = tmp_path / "start.json"
     start.write_text(records.dumps(state), encoding="utf-8")
     result = run("solve", str(start), "--time-limit", "0.5")
     assert result.exit_code == 3
-    assert result.stderr == "spaghetti: no result within the time limit of 0.5 s\n"
+    first, second = result.stdout.splitlines()
+    assert first == "undecided: no result within the time limit of 0.5 s"
+    assert second.startswith("searched ") and second.endswith(
+        " before the limit; a longer --time-limit may decide it")
+    assert result.stderr == ""  # the progress is for a terminal only
     player = RandomPlayer(7)
     moves = []
     while not state.is_over:

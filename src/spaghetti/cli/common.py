@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 import click
@@ -110,3 +111,29 @@ def check_table_mb(table_mb: int, tables: int = 1) -> None:
     raise SetupError(f"--table-mb {table_mb} for each of {tables} workers ({table_mb * tables:,} "
                      f"MB): more than the {available:,} MB of memory this machine has available; "
                      "give a smaller --table-mb or fewer --workers")
+
+
+#: When the process began, as a ``time.monotonic()`` value, where it runs as the ``spaghetti``
+#: program (:func:`spaghetti.cli.main.main` notes it); None where the commands are called in
+#: a process that does other things (a test), and each command's own start counts.
+process_start: float | None = None
+
+
+def process_started() -> float:
+    """The ``time.monotonic()`` value when this process started: now, less its age (on Linux,
+    its start in /proc/self/stat against the boot clock); now where that cannot be read."""
+    now = time.monotonic()
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()  # the name in parentheses may hold spaces
+        age = (time.clock_gettime(time.CLOCK_BOOTTIME)
+               - int(fields[19]) / os.sysconf("SC_CLK_TCK"))  # field 22: the start, in ticks
+    except (OSError, ValueError, IndexError, AttributeError):
+        return now
+    return now - max(0.0, age)
+
+
+def command_started() -> float:
+    """When the command began (``time.monotonic()``), from which its time limits count: the
+    start of the process, so that the interpreter's start and the imports count too."""
+    return time.monotonic() if process_start is None else process_start

@@ -481,6 +481,8 @@ cli.add_command(solve_level1)
 
 def main(argv: list[str] | None = None, prog_name: str = "spaghetti") -> None:
     """Entry point of the ``spaghetti`` command."""
+    from . import common
+    common.process_start = common.process_started()
     cli.main(args=argv, prog_name=prog_name)
 
 

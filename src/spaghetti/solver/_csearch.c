@@ -38,6 +38,7 @@
 enum { ADD, MOVE, REMOVE, BUG, FORK };
 enum { REV, IRR, END };
 enum { OK, TIMEOUT, NOMEM, ABORTED };
+enum { STOP_NONE, STOP_INTERRUPT, STOP_DEADLINE }; /* Core.abort_flag */
 
 #define PENDING 1
 #define MOVED 2
@@ -588,12 +589,17 @@ static double now(void) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The calling thread sets abort_flag (STOP_*) at the deadline or on an interruption; it is
+ * read at every node, since a node can take long (fresh pages of a large table, faulted in
+ * one by one), while the clock is read by the search thread only now and then. */
 static inline void count_node(Core *S) {
-    if (!(++S->nodes & 0x3FFF)) {
+    int stop = __atomic_load_n(&S->abort_flag, __ATOMIC_RELAXED);
+    if (stop) fail(S, stop == STOP_DEADLINE ? TIMEOUT : ABORTED);
+    if (!(++S->nodes & 0x3FF)) {
         __atomic_store_n(&S->shown_nodes, S->nodes, __ATOMIC_RELAXED);
+        if (S->nodes & 0x3FFF) return;
         if (S->deadline >= 0 && now() > S->deadline) fail(S, TIMEOUT);
         if (S->max_nodes && S->nodes > S->max_nodes) fail(S, TIMEOUT);
-        if (__atomic_load_n(&S->abort_flag, __ATOMIC_RELAXED)) fail(S, ABORTED);
     }
 }
 
@@ -1031,7 +1037,7 @@ static int run_search(Core *S, PyObject *pos, PyObject *history, PyObject *deadl
     S->job_hist = hist;
     S->job_nhist = nh;
     S->done = 0;
-    S->abort_flag = 0;
+    S->abort_flag = STOP_NONE;
     S->shown_nodes = S->nodes;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -1051,12 +1057,22 @@ static int run_search(Core *S, PyObject *pos, PyObject *history, PyObject *deadl
     Py_BEGIN_ALLOW_THREADS
     pthread_mutex_lock(&S->mu);
     while (!S->done) {
+        /* wake every 0.2 s, and at the deadline, which this thread holds */
+        long wait_ns = 200 * 1000000L;
+        if (S->deadline >= 0) {
+            double left = S->deadline - now();
+            if (left <= 0) {
+                __atomic_store_n(&S->abort_flag, STOP_DEADLINE, __ATOMIC_RELAXED);
+                left = 0.01; /* until the search thread stops */
+            }
+            if (left * 1e9 < wait_ns) wait_ns = (long)(left * 1e9) + 1;
+        }
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 200 * 1000000L;
+        ts.tv_nsec += wait_ns;
         if (ts.tv_nsec >= 1000000000L) { ts.tv_sec++; ts.tv_nsec -= 1000000000L; }
         pthread_cond_timedwait(&S->cv, &S->mu, &ts);
-        if (S->done || interrupted) continue;
+        if (S->done || interrupted || S->abort_flag) continue;
         pthread_mutex_unlock(&S->mu);
         Py_BLOCK_THREADS
         if (PyErr_CheckSignals() < 0) interrupted = 1;
@@ -1066,7 +1082,7 @@ static int run_search(Core *S, PyObject *pos, PyObject *history, PyObject *deadl
             else interrupted = 1;
         }
         Py_UNBLOCK_THREADS
-        if (interrupted) __atomic_store_n(&S->abort_flag, 1, __ATOMIC_RELAXED);
+        if (interrupted) __atomic_store_n(&S->abort_flag, STOP_INTERRUPT, __ATOMIC_RELAXED);
         pthread_mutex_lock(&S->mu);
     }
     pthread_mutex_unlock(&S->mu);

@@ -19,7 +19,7 @@ from ..core.state import D_TURN, EXECUTION, PLACEMENT, State
 from ..errors import SetupError
 from .fast import KIND_OF, Model, from_state
 from .general import GeneralSolver
-from .search import TABLE_MB, Solver, Timeout
+from .search import TABLE_MB, Solver, Timeout, cycles_left_alone
 
 __all__ = ["Result", "Timeout", "fast_covers", "solve"]
 
@@ -137,8 +137,9 @@ def solve(state, time_limit: float | None = None, on_progress=None, line: bool =
     """Solve an engine state for ``seat`` (with more than two players: can that seat force a
     win against all the others?). Raises :class:`Timeout` when ``time_limit`` (seconds) runs
     out, or when more than ``max_nodes`` positions were searched (a budget that, unlike time,
-    gives the same answer on every machine). ``backend`` and ``table_mb``: the level-1 search's,
-    see :class:`~.search.Solver`.
+    gives the same answer on every machine); the exception says how far the search got
+    (``nodes``, ``seconds``). ``backend`` and ``table_mb``: the level-1 search's, see
+    :class:`~.search.Solver`.
 
     >>> import spaghetti
     >>> s = spaghetti.new_game(level=1, program=["Bug", "MoveFlag", "AddFlag", "RemoveFlag",
@@ -151,13 +152,20 @@ def solve(state, time_limit: float | None = None, on_progress=None, line: bool =
     if not 0 <= seat < state.game.players:
         raise SetupError(f"seat {seat} is not in this game (seats 0-{state.game.players - 1})")
     start = time.monotonic()
-    if fast_covers(state):
-        run = _Run(state, time_limit, on_progress, backend, max_nodes, table_mb)
-        winner, pv = run.value_line(state, line)
-        return Result(winner, pv, run.solver.nodes, time.monotonic() - start, seat,
-                      1.0 if winner == seat else -1.0)
-    general = GeneralSolver(seat, time_limit, on_progress, max_nodes=max_nodes)
-    value = general.value(state)
+    searcher: Solver | GeneralSolver
+    try:
+        with cycles_left_alone():
+            if fast_covers(state):
+                run = _Run(state, time_limit, on_progress, backend, max_nodes, table_mb)
+                searcher = run.solver
+                winner, pv = run.value_line(state, line)
+                return Result(winner, pv, run.solver.nodes, time.monotonic() - start, seat,
+                              1.0 if winner == seat else -1.0)
+            searcher = general = GeneralSolver(seat, time_limit, on_progress, max_nodes=max_nodes)
+            value = general.value(state)
+    except Timeout as exc:
+        exc.nodes, exc.seconds = searcher.nodes, time.monotonic() - start
+        raise
     pv = general.principal_line(state) if line else []
     winner = None
     if value == 1.0:

@@ -24,14 +24,16 @@ to a path on which another position would count as repeated.
 from __future__ import annotations
 
 import time
+
 from ..core import notation as N
-from .search import Timeout
+from .search import Limited, Timeout
 
 __all__ = ["GeneralSolver", "Timeout"]
 
 
-class GeneralSolver:
-    """Proves the value of engine states for ``seat`` (see the module docstring).
+class GeneralSolver(Limited):
+    """Proves the value of engine states for ``seat`` (see the module docstring). The limits
+    are those of :class:`~.search.Limited`; the budget is checked every 1,024 positions.
 
     >>> import spaghetti
     >>> s = spaghetti.new_game(level=1, program=["Bug", "MoveFlag", "AddFlag", "RemoveFlag",
@@ -42,6 +44,8 @@ class GeneralSolver:
     >>> GeneralSolver(seat=0).value(s) in (-1.0, 1.0)
     True
     """
+
+    BUDGET_EVERY = 0x400
 
     def __init__(self, seat: int = 0, time_limit: float | None = None, on_progress=None,
                  max_depth: int = 400, max_nodes: int | None = None):
@@ -54,7 +58,6 @@ class GeneralSolver:
         self.best: dict = {}  # (position, seen) -> the action that did best last iteration
         self.nodes = 0
         self.depth = 0
-        self._deadline: float | None = None
 
     @property
     def table_size(self) -> int:  # what progress displays count (as search.Solver's)
@@ -63,8 +66,8 @@ class GeneralSolver:
     def value(self, state) -> float:
         """The exact value of ``state`` for :attr:`seat`; raises :class:`Timeout` when the time
         limit runs out first."""
-        if self.time_limit is not None and self._deadline is None:
-            self._deadline = time.monotonic() + self.time_limit
+        if self.time_limit is not None and self.deadline is None:
+            self.deadline = time.monotonic() + self.time_limit
         if state.is_over:
             return self._outcome(state)
         for depth in range(1, self.max_depth + 1):
@@ -111,8 +114,7 @@ class GeneralSolver:
 
     def _bounds(self, state, depth: int) -> tuple[float, float]:
         self.nodes += 1
-        if not self.nodes & 0x3FF:
-            self._tick()
+        self._tick()
         key = self._key(state)
         v = self.exact.get(key)
         if v is not None:
@@ -164,11 +166,3 @@ class GeneralSolver:
             v = self._outcome(child)
             return v, v
         return self._bounds(child, depth - 1)
-
-    def _tick(self) -> None:
-        if self._deadline is not None and time.monotonic() > self._deadline:
-            raise Timeout()
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise Timeout()
-        if self.on_progress is not None:
-            self.on_progress(self)

@@ -16,6 +16,9 @@ import json
 import multiprocessing
 import os
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 
 CARDS = ("AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb")
 FORMAT = "spaghetti-level1-solved/1"
@@ -54,33 +57,42 @@ def keep_table(solver, path: str) -> None:
     solver.save_table(path)
 
 
+#: Where :func:`solve_one` reports the positions it has searched so far, now and then (None:
+#: nowhere); :func:`run` sets it.
+report: Callable[[int], object] | None = None
+
+
 def solve_one(program, time_limit: float | None = None, table_mb: int = TABLE_MB,
               tables: str | None = None) -> dict:
     """Solve one program from the empty board: a JSON-ready result (status ``solved`` with the
-    winner and principal line, or ``timeout``).
+    winner and principal line, or ``timeout`` with the positions searched).
 
+    ``time_limit``: seconds from the call, taking up a saved table included.
     ``tables``: a folder where an attempt that runs out of time (or is interrupted) leaves its
     search table, and where the next attempt at the program with the same ``table_mb`` takes
     it up, so that the work of several sittings adds up. A table is as large as ``table_mb``;
-    it is deleted once the program is proven."""
+    it is deleted once the program is proven. (Saving it comes after the time limit.)"""
     from .fast import Model
     from .search import Solver, Timeout
 
     start = time.monotonic()
     model = Model(program)
-    solver = Solver(model, table_mb=table_mb)
+    hook = report
+    solver = Solver(model, table_mb=table_mb,
+                    on_progress=None if hook is None else lambda s: hook(s.nodes))
+    if time_limit is not None:
+        solver.deadline = start + time_limit
     saved = take_up_table(solver, tables, program, table_mb)
-    if time_limit is not None:  # loading a table is not searching
-        solver.deadline = time.monotonic() + time_limit
     try:
         winner, line = solver.principal_line(model.start())
     except (Timeout, KeyboardInterrupt) as exc:
-        if saved is not None:
+        if saved is not None and solver.nodes:  # (no new work, no need to write it again)
             keep_table(solver, saved)
         if isinstance(exc, KeyboardInterrupt):
             raise
         return {"program": program_id(program), "status": "timeout",
-                "seconds": round(time.monotonic() - start, 1), "time_limit": time_limit}
+                "seconds": round(time.monotonic() - start, 1), "time_limit": time_limit,
+                "nodes": solver.nodes}
     if saved is not None and os.path.exists(saved):
         os.remove(saved)
     return {"program": program_id(program), "status": "solved", "winner": winner,
@@ -166,11 +178,14 @@ def todo(data: dict, retry_timeouts: bool = False, limit: int | None = None,
 
 def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int | None = None,
         retry_timeouts: bool = False, ray_address: str | None = None, on_result=None,
-        table_mb: int = TABLE_MB, only=None, tables: str | None = None) -> dict:
+        table_mb: int = TABLE_MB, only=None, tables: str | None = None,
+        on_progress=None) -> dict:
     """Solve the programs not yet in ``path`` (with ``only``: of these programs), saving each
     result as it arrives. A local run looks at the file again before it starts each program
     and skips one that another run sharing the file has done since (``on_result`` gets it with
-    status ``skipped``)."""
+    status ``skipped``). ``on_progress(running)``, now and then in a local run: for each
+    program being solved, ``(program, started, nodes)``: when it began (``time.monotonic()``)
+    and the positions searched so far."""
     data = load(path)
     work = todo(data, retry_timeouts, limit, only)
 
@@ -192,31 +207,73 @@ def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int
     elif workers <= 1:
         for program in work:
             if still_to_do(program):
-                record(solve_one(program, time_limit, table_mb, tables))
+                with _reporting(None if on_progress is None else
+                                _report_one(on_progress, program, time.monotonic())):
+                    result = solve_one(program, time_limit, table_mb, tables)
+                record(result)
     else:
         from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
-        queue = iter(work)
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            running: set[Future[dict]] = set()
+        queue = iter(enumerate(work))
+        # the positions searched by each program, written by the workers
+        counts = multiprocessing.Array("q", len(work), lock=False)
+        with ProcessPoolExecutor(max_workers=workers, initializer=_report_to,
+                                 initargs=(counts,)) as pool:
+            running: dict[Future[dict], tuple[int, float]] = {}  # (index in work, started)
             try:
                 while True:
                     while len(running) < workers:  # a program a worker: the next waits
-                        program = next((p for p in queue if still_to_do(p)), None)
+                        i, program = next(((i, p) for i, p in queue if still_to_do(p)),
+                                          (0, None))
                         if program is None:
                             break
-                        running.add(pool.submit(solve_one, program, time_limit, table_mb,
-                                                tables))
+                        future = pool.submit(_solve_counted, i, program, time_limit,
+                                             table_mb, tables)
+                        running[future] = i, time.monotonic()
                     if not running:
                         break
-                    done, running = wait(running, return_when=FIRST_COMPLETED)
+                    done, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
                     for future in done:
+                        del running[future]
                         record(future.result())
+                    if on_progress is not None and running:
+                        on_progress([(work[i], started, counts[i])
+                                     for i, started in running.values()])
             except KeyboardInterrupt:  # stop the workers too (they keep their tables if the
                 for child in multiprocessing.active_children():  # CLI's SIGTERM handler runs)
                     child.terminate()
                 raise
     return data
+
+
+@contextmanager
+def _reporting(hook: Callable[[int], object] | None) -> Iterator[None]:
+    """:func:`solve_one` reports to ``hook`` while in the block."""
+    global report
+    report = hook
+    try:
+        yield
+    finally:
+        report = None
+
+
+def _report_one(on_progress, program, started: float) -> Callable[[int], object]:
+    return lambda nodes: on_progress([(program, started, nodes)])
+
+
+_counts = None  # in a pool's worker: the run's positions searched by each program
+
+
+def _report_to(counts) -> None:
+    global _counts
+    _counts = counts
+
+
+def _solve_counted(index: int, program, *args) -> dict:
+    """:func:`solve_one` in a pool's worker, reporting its positions searched at ``index``."""
+    assert _counts is not None  # (set when the worker started)
+    with _reporting(partial(_counts.__setitem__, index)):
+        return solve_one(program, *args)
 
 
 def _run_ray(work, time_limit, address, record, table_mb, tables) -> None:
@@ -261,7 +318,8 @@ def markdown(data: dict, check: dict | None = None) -> str:
         "The winner under perfect play of Spaghetti Code level 1 with two players, from the "
         "empty board, for each of the 120 orders of the five level-1 cards (rulebook options: "
         "round-robin placement, automatic stalemate C9). Seat 0 places first. Generated by "
-        "`spaghetti solve-level1 --markdown docs/solved/level1.md` from "
+        "`spaghetti solve-level1 --output docs/solved/level1.json --markdown "
+        "docs/solved/level1.md --limit 0` from "
         "[level1.json](level1.json), which also holds a principal line for each program.",
         "",
         f"**Solved: {s['solved']} of {s['programs']} programs.** First player (seat 0) wins "

@@ -36,9 +36,12 @@ history set into 64 bits and bounds its table, replacing the entries that took l
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -61,8 +64,61 @@ BACKENDS = ("auto", "c", "python")
 TABLE_MB = 128
 
 
+#: Seconds between two calls of a search's progress callback.
+PROGRESS_EVERY = 0.2
+
+
 class Timeout(Exception):
-    """The time limit or the node budget was reached before the value was proven."""
+    """The time limit or the node budget was reached before the value was proven.
+    :func:`.api.solve` says how far it got: ``nodes`` searched in ``seconds``."""
+
+    nodes = 0
+    seconds = 0.0
+
+
+@contextmanager
+def cycles_left_alone() -> Iterator[None]:
+    """The cyclic garbage collector paused for a search. The searches make no reference
+    cycles, and a full pass of the collector over their tables (millions of tuples) takes a
+    tenth of the time searched so far, during which no deadline is looked at. Afterwards what
+    the search made goes to the oldest generation untraversed (frozen and thawed at once: two
+    list splices), else the first collection after it would visit all of it at once."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.unfreeze()
+        if paused:
+            gc.enable()
+
+
+class Limited:
+    """A search's limits, checked by :meth:`_tick` at each position it visits: the deadline
+    (a ``time.monotonic()`` value) and the progress callback at every position, since one
+    position of a large program can take long, and no count of positions stands for the
+    clock; the budget of positions only when the count is a multiple of :attr:`BUDGET_EVERY`,
+    so that it stops every backend at the same count."""
+
+    BUDGET_EVERY = 0x4000
+    deadline: float | None = None
+    on_progress: Callable[[Any], object] | None = None
+    max_nodes: int | None = None
+    nodes = 0
+    _next_progress = 0.0
+
+    def _tick(self) -> None:
+        if self.deadline is not None or self.on_progress is not None:
+            now = time.monotonic()
+            if self.deadline is not None and now > self.deadline:
+                raise Timeout()
+            if self.on_progress is not None and now >= self._next_progress:
+                self._next_progress = now + PROGRESS_EVERY
+                self.on_progress(self)
+        if (self.max_nodes is not None and not self.nodes & (self.BUDGET_EVERY - 1)
+                and self.nodes > self.max_nodes):
+            raise Timeout()
 
 
 def c_unsupported_reason(model: Model) -> str | None:
@@ -126,15 +182,16 @@ def _mover(model: Model, pos) -> int:
     return model.placement_order[pos[2]] if pos[0] == "place" else pos[2]
 
 
-class Solver:
+class Solver(Limited):
     """Solves positions of one :class:`~.fast.Model`; its table is kept between calls.
 
     ``backend``: "c" (the extension; ValueError if it cannot take the model), "python", or
-    "auto" (C when it can). ``on_progress(solver)`` is called every 16,384 positions by the
-    Python search, every 0.2 s by the C one (which searches millions a second); an exception it
-    raises stops the search. ``max_nodes``: a budget of positions, checked every 16,384 by both
-    (the same count, so a budget stops both at the same point): past it, :class:`Timeout`.
-    ``table_mb``: the size of the C search's table (the Python one grows as needed)."""
+    "auto" (C when it can). ``on_progress(solver)`` is called every 0.2 s by both searches; an
+    exception it raises stops the search. ``time_limit``: seconds from now; the search stops
+    with :class:`Timeout` when they run out (``deadline``: the same, as a ``time.monotonic()``
+    value). ``max_nodes``: a budget of positions, checked every 16,384 by both (the same count,
+    so a budget stops both at the same point): past it, :class:`Timeout`. ``table_mb``: the
+    size of the C search's table (the Python one grows as needed)."""
 
     def __init__(self, model: Model, time_limit: float | None = None, on_progress=None,
                  backend: str = "auto", max_nodes: int | None = None,
@@ -358,8 +415,7 @@ class Solver:
     def _mid(self, key, thpn, thdn):
         """Search ``key`` until its numbers reach ``thpn`` or ``thdn``; store and return them."""
         self.nodes += 1
-        if not self.nodes & 0x3FFF:
-            self._tick()
+        self._tick()
         start = self.nodes
         model = self.model
         table = self.table
@@ -395,17 +451,10 @@ class Solver:
         return pn, dn
 
     def _c_progress(self):
-        assert self._core is not None  # (called back by the C core only)
+        # (called back by the C core only, and only when there is a callback)
+        assert self._core is not None and self.on_progress is not None
         self.nodes = self._core.nodes
         self.on_progress(self)
-
-    def _tick(self):
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise Timeout()
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise Timeout()
-        if self.on_progress is not None:
-            self.on_progress(self)
 
 
 def _select(nums, is_or: bool) -> tuple[int, int, int, int, int]:
