@@ -4,6 +4,7 @@ Routes (the protocol is documented in docs/web.md):
 
 - ``GET /``, ``GET /g/{id}``, ``GET /replay``: the single page (static files, no build step);
 - ``GET /api/meta``: cards, options, difficulties, colours, for the page;
+- ``GET /api/openapi.json``: the OpenAPI description of these HTTP routes (:mod:`.openapi`);
 - ``POST /api/games``: create a game; ``POST /api/games/{id}/claim``: take a seat by invite;
 - ``GET /api/games/{id}``: public summary; ``GET /api/games/{id}/record``,
   ``GET /api/games/{id}/replay``: the record and every position, once the game is over;
@@ -46,6 +47,7 @@ from .store import Store
 from .lobby import Lobby
 from .schemas import (MESSAGE, Analyse, Claim, Join, Lang, Me, NewPlayer, Play, Rematch, Seek,
                       Sit, cap, explain)
+from .openapi import description
 from .puzzles import puzzle_answer, puzzle_view
 from .tables import Connection, Hall, WebError, replay_frames
 from .tips import TIPS
@@ -181,6 +183,9 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
 
     async def api_meta(request: Request) -> Response:
         return JSONResponse(meta())
+
+    async def api_openapi(request: Request) -> Response:
+        return JSONResponse(description())
 
     async def api_create(request: Request) -> Response:
         try:
@@ -405,6 +410,7 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
         Route("/api/puzzle", api_puzzle),
         Route("/api/puzzle/answer", api_puzzle_answer, methods=["POST"]),
         Route("/api/meta", api_meta),
+        Route("/api/openapi.json", api_openapi),
         Route("/api/games", api_create, methods=["POST"]),
         Route("/api/games/{id}", api_game),
         Route("/api/games/{id}/claim", api_claim, methods=["POST"]),

@@ -20,7 +20,7 @@ def _set() -> tuple[puzzles.Puzzle, ...]:
 
 def _number(n: Any) -> int:
     items = _set()
-    if n is None or n == "":
+    if n is None:
         return puzzles.of_the_day(len(items)) + 1
     number = None  # a whole number, or its digits (a query string's): not true, not 2.5
     if isinstance(n, int) and not isinstance(n, bool):
