@@ -835,3 +835,63 @@ def test_puzzle_api_serves_a_proven_puzzle_and_checks_answers_with_clear_errors(
         assert res.status_code == 400 and word in res.json()["error"]
     res = client.post("/api/puzzle/answer", json={"n": 2, "option": "x" * 5000})
     assert res.status_code == 400 and len(res.json()["error"]) < 400
+
+
+# ---------------------------------------------------------------------- numbers JSON has not
+
+#: Numbers a body or message may hold that Python's decoder takes but no field can use: past
+#: its limit on digits, infinite once read, or not JSON at all.
+BAD_NUMBERS = ["9" * 5000, "-" + "9" * 5000, "Infinity", "-Infinity", "1e400", "NaN"]
+
+
+def _post_routes(app) -> list[str]:
+    from starlette.routing import Route
+
+    return [r.path for r in app.routes if isinstance(r, Route) and "POST" in (r.methods or ())]
+
+
+@pytest.mark.parametrize("number", BAD_NUMBERS)
+def test_every_post_route_answers_a_number_json_cannot_hold_with_400_and_a_message(client,
+                                                                                      number):
+    game = create(client, seats=humans(2), seed=1, autoplay=False)
+    routes = _post_routes(client.app)
+    assert len(routes) >= 11 and "/api/puzzle/answer" in routes
+    for path in routes:
+        res = client.post(path.replace("{id}", game["id"]), content=f'{{"n": {number}}}',
+                          headers={"Content-Type": "application/json"})
+        assert res.status_code == 400, (path, res.status_code, res.text[:200])
+        body = res.json()
+        assert body["code"] == "malformed" and "finite number" in body["error"], path
+        assert len(body["error"]) < 200  # the digits are not echoed back whole
+
+
+def test_a_puzzle_number_must_be_a_whole_number(client):
+    for n in ("Infinity", "1e400", "2.5", "true", '"2"', "1" + "0" * 900):
+        res = client.post("/api/puzzle/answer", content=f'{{"n": {n}, "option": "run"}}')
+        assert res.status_code == 400 and res.json()["error"], (n, res.text[:200])
+        assert len(res.json()["error"]) < 200
+    res = client.get("/api/puzzle?n=" + "9" * 5000)
+    assert res.status_code == 400 and "puzzle number" in res.json()["error"]
+
+
+def test_a_message_with_a_number_json_cannot_hold_gets_an_error_and_the_connection_stays(
+        tmp_path):
+    """Over a real server, so that a dropped connection fails the test rather than hanging it."""
+    import httpx
+    from websockets.sync.client import connect
+
+    from web_helpers import ServerThread
+
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        game = httpx.post(url + "/api/games", json={"seats": humans(2), "seed": 1,
+                                                    "autoplay": False}).json()
+        ws_url = url.replace("http://", "ws://") + f"/ws/{game['id']}?token={game['token']}"
+        with connect(ws_url) as ws:
+            json.loads(ws.recv(timeout=10))
+            for number in BAD_NUMBERS:
+                ws.send(f'{{"type": "play", "option": "place 0", "moves": {number}}}')
+                msg = json.loads(ws.recv(timeout=10))
+                assert msg["type"] == "error" and msg["code"] == "malformed", number
+                assert "finite number" in msg["message"] and len(msg["message"]) < 200
+            ws.send(json.dumps({"type": "play", "option": "place 0", "moves": 0}))
+            assert json.loads(ws.recv(timeout=10))["view"]["moves"] == 1

@@ -329,10 +329,12 @@ def _new_game(url: str, **body) -> tuple[dict, list[str]]:
     return game, tokens
 
 
-def _open_seat(browser, url: str, gid: str, token: str | None, viewport=None, locale="en-US"):
-    """A page holding a seat (its token put in the browser as the page itself keeps it)."""
-    page = browser.new_context(locale=locale, viewport=viewport or {"width": 1280,
-                                                                    "height": 900}).new_page()
+def _open_seat(browser, url: str, gid: str, token: str | None, viewport=None, locale="en-US",
+               **device):
+    """A page holding a seat (its token put in the browser as the page itself keeps it);
+    ``device``: more of the browser context's settings (``has_touch``, ``is_mobile``)."""
+    page = browser.new_context(locale=locale, viewport=viewport or {"width": 1280, "height": 900},
+                               **device).new_page()
     page.set_default_timeout(20_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

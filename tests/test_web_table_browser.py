@@ -7,13 +7,15 @@ Skipped like tests/test_web_browser.py when Playwright or Debian's chromium is m
 
 from __future__ import annotations
 
+import json
 import random
 
 import httpx
 import pytest
 
 from web_helpers import ServerThread
-from test_web_browser import _open_seat, browser, sync_api  # noqa: F401 (fixture)
+from test_web_browser import (_at_move, _new_game, _open_seat, browser,  # noqa: F401
+                              sync_api)
 
 pytestmark = pytest.mark.browser
 
@@ -114,6 +116,75 @@ def test_card_help_shows_the_text_and_the_rulebooks_tip_in_both_languages(tmp_pa
         assert page.locator("#program .card").first.get_attribute("aria-describedby") == "card-help"
         page.keyboard.press("Escape")
         help_box.wait_for(state="hidden")
+        assert not page.errors, page.errors
+
+
+#: Where a card's help box is, and what is under its middle (the box takes no tap).
+HELP_BOX = """() => { const b = document.querySelector('#card-help');
+    if (!b || b.hidden) return null;
+    const r = b.getBoundingClientRect();
+    const under = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom,
+             under: under.closest('#card-help') ? 'help' : under.closest('.card')?.dataset.index,
+             owner: document.querySelector('[aria-describedby="card-help"]')?.dataset.index };
+}"""
+CARD_MIDDLES = """() => [...document.querySelectorAll('#program .card')].map((c) => {
+    const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })"""
+
+
+def test_on_a_touch_phone_the_card_help_never_stands_between_the_player_and_a_card(tmp_path,
+                                                                                   browser):
+    """Blue, on a phone, taps a card while Red moves: its help opens over the cards below it,
+    which a tap still reaches; a tap elsewhere closes it. Blue taps the first card again, Red
+    moves, and Blue taps the card that lay under the help: the move is played, and the help is
+    gone."""
+    from websockets.sync.client import connect
+
+    with ServerThread(str(tmp_path / "games.db")) as url:
+        game, tokens = _new_game(url, seed=5)
+        phone = _open_seat(browser, url, game["id"], tokens[1], viewport={"width": 390,
+                           "height": 844}, has_touch=True, is_mobile=True)
+        middles = phone.evaluate(CARD_MIDDLES)
+        phone.touchscreen.tap(*middles[0])
+        box = phone.evaluate(HELP_BOX)
+        assert box and box["owner"] == "0", box
+        covered = [i for i, (x, y) in enumerate(middles)
+                   if box["left"] <= x <= box["right"] and box["top"] <= y <= box["bottom"]]
+        assert covered, (box, middles)  # the help lies over a card, as on a real phone
+        assert box["under"] in [str(i) for i in covered]  # not the help: a tap reaches a card
+        phone.touchscreen.tap(*middles[covered[0]])
+        assert phone.evaluate(HELP_BOX)["owner"] == str(covered[0])
+        phone.touchscreen.tap(195, 5)  # the page's head: nothing to choose there
+        assert phone.evaluate(HELP_BOX) is None
+        phone.touchscreen.tap(*middles[0])
+        assert phone.evaluate(HELP_BOX)["owner"] == "0"
+        red = url.replace("http://", "ws://") + f"/ws/{game['id']}?token={tokens[0]}"
+        with connect(red) as ws:
+            ws.recv(timeout=10)
+            ws.send(json.dumps({"type": "play", "option": f"place {len(middles) - 1}",
+                                "moves": 0}))
+            _at_move(phone, 1)
+        phone.touchscreen.tap(*phone.evaluate(CARD_MIDDLES)[covered[0]])
+        _at_move(phone, 2)
+        assert phone.evaluate("live.msg.view.program[%d].flags" % covered[0]) == [1]
+        assert phone.evaluate(HELP_BOX) is None
+        assert not phone.errors, phone.errors
+
+
+def test_on_a_desktop_the_hover_help_closes_after_a_click_until_the_mouse_moves_on(tmp_path,
+                                                                                   browser):
+    with ServerThread(str(tmp_path / "games.db"), autoplay_delay=0.05) as url:
+        game = _against_the_computer(url)
+        page = _open_seat(browser, url, game["id"], game["token"])
+        card = page.locator("#program .card").first
+        card.hover()
+        assert page.evaluate(HELP_BOX)["owner"] == "0"
+        card.click()  # place a flag on it: the help goes, and the computer answers
+        page.wait_for_function("live.msg.view.moves >= 2 && live.msg.view.to_move === 0")
+        page.wait_for_timeout(300)  # a redraw under a mouse that has not moved shows nothing
+        assert page.evaluate(HELP_BOX) is None
+        page.locator("#program .card").nth(1).hover()
+        assert page.evaluate(HELP_BOX)["owner"] == "1"
         assert not page.errors, page.errors
 
 

@@ -5,7 +5,7 @@
 - :mod:`.schemas`: what a client may send;
 - :mod:`.tables`: the games in play, who may see and do what, computer players;
 - :mod:`.lobby`: players, the games waiting for people, play now, rematches, results;
-- :mod:`.puzzles`: the puzzle page;
+- :mod:`.puzzles`: the puzzle page; :mod:`.openapi`: the description of the HTTP routes;
 - :mod:`.app`: the HTTP routes and the WebSocket protocol (docs/web.md);
 - ``static/``: the page (plain HTML, CSS and JavaScript; docs/architecture.md lists its files).
 """

@@ -4,6 +4,7 @@ Routes (the protocol is documented in docs/web.md):
 
 - ``GET /``, ``GET /g/{id}``, ``GET /replay``: the single page (static files, no build step);
 - ``GET /api/meta``: cards, options, difficulties, colours, for the page;
+- ``GET /api/openapi.json``: the OpenAPI description of these HTTP routes (:mod:`.openapi`);
 - ``POST /api/games``: create a game; ``POST /api/games/{id}/claim``: take a seat by invite;
 - ``GET /api/games/{id}``: public summary; ``GET /api/games/{id}/record``,
   ``GET /api/games/{id}/replay``: the record and every position, once the game is over;
@@ -23,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
@@ -44,7 +46,8 @@ from ..i18n import COLOURS, LANGS, t
 from .store import Store
 from .lobby import Lobby
 from .schemas import (MESSAGE, Analyse, Claim, Join, Lang, Me, NewPlayer, Play, Rematch, Seek,
-                      Sit, explain)
+                      Sit, cap, explain)
+from .openapi import description
 from .puzzles import puzzle_answer, puzzle_view
 from .tables import Connection, Hall, WebError, replay_frames
 from .tips import TIPS
@@ -81,11 +84,39 @@ def _parse(model: type[BaseModel], data) -> BaseModel:
 DEPTH = records.MAX_DEPTH + 1  # a record, wrapped in a request ({"record": ...})
 
 
+#: Digits a whole number may have: far more than any field needs, and below Python's own limit
+#: on turning text into a number (past which the decoder fails with no word for the client).
+MAX_DIGITS = 1000
+
+
+def _number_refused(text: str) -> WebError:
+    return WebError(f"the number {cap(text, 40)} is not allowed: send a finite number of at most "
+                    f"{MAX_DIGITS} digits", "malformed")
+
+
+def _whole(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _number_refused(text)
+    return int(text)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400: a float too large is infinite
+        raise _number_refused(text)
+    return value
+
+
+def _constant(text: str):  # NaN, Infinity, -Infinity: Python's decoder takes them, JSON has none
+    raise _number_refused(text)
+
+
 def _decode(raw: str | bytes, not_json: str = "not JSON"):
     """A request's or message's JSON. Lists and objects nested more than :data:`DEPTH` deep are
-    refused before anything reads them (no record is that deep)."""
+    refused before anything reads them (no record is that deep), and so are numbers that are not
+    finite or have more than :data:`MAX_DIGITS` digits."""
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_int=_whole, parse_float=_finite, parse_constant=_constant)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise WebError(f"{not_json}: {exc}", "malformed") from None
     except RecursionError:  # thousands of brackets: deeper than the decoder goes
@@ -152,6 +183,9 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
 
     async def api_meta(request: Request) -> Response:
         return JSONResponse(meta())
+
+    async def api_openapi(request: Request) -> Response:
+        return JSONResponse(description())
 
     async def api_create(request: Request) -> Response:
         try:
@@ -376,6 +410,7 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
         Route("/api/puzzle", api_puzzle),
         Route("/api/puzzle/answer", api_puzzle_answer, methods=["POST"]),
         Route("/api/meta", api_meta),
+        Route("/api/openapi.json", api_openapi),
         Route("/api/games", api_create, methods=["POST"]),
         Route("/api/games/{id}", api_game),
         Route("/api/games/{id}/claim", api_claim, methods=["POST"]),

@@ -3,6 +3,7 @@ checked against the proof (spaghetti.lab.puzzles)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any
 
@@ -19,14 +20,18 @@ def _set() -> tuple[puzzles.Puzzle, ...]:
 
 def _number(n: Any) -> int:
     items = _set()
-    if n is None or n == "":
+    if n is None:
         return puzzles.of_the_day(len(items)) + 1
-    try:
-        number = int(n)
-    except (TypeError, ValueError):
-        raise WebError(f"n: a puzzle number from 1 to {len(items)}, not {str(n)[:40]!r}") from None
+    number = None  # a whole number, or its digits (a query string's): not true, not 2.5
+    if isinstance(n, int) and not isinstance(n, bool):
+        number = n
+    elif isinstance(n, str):
+        with contextlib.suppress(ValueError):
+            number = int(n)
+    if number is None:
+        raise WebError(f"n: a puzzle number from 1 to {len(items)}, not {str(n)[:40]!r}")
     if not 1 <= number <= len(items):
-        raise WebError(f"n: a puzzle number from 1 to {len(items)}, not {number}")
+        raise WebError(f"n: a puzzle number from 1 to {len(items)}, not {str(number)[:40]}")
     return number
 
 

@@ -12,7 +12,7 @@ import unicodedata
 from typing import Annotated, Literal
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt,
-                      StringConstraints, TypeAdapter, ValidationError)
+                      StringConstraints, TypeAdapter, ValidationError, WithJsonSchema)
 
 from ..ai import LEVELS
 
@@ -70,7 +70,10 @@ class CreateGame(_Strict):
     options: dict[Name, OptionValue] = Field(default_factory=dict, max_length=40)
     seats: list[SeatIn] | None = Field(None, min_length=2, max_length=5)
     you: StrictInt | None = Field(None, ge=0, le=4)
-    clock: StrictInt | float | None = Field(None, ge=MIN_CLOCK, le=MAX_CLOCK)
+    # pydantic words bounds on a union as keywords JSON Schema does not know: say them plainly
+    clock: Annotated[StrictInt | float | None, WithJsonSchema({"anyOf": [
+        {"type": "number", "minimum": MIN_CLOCK, "maximum": MAX_CLOCK}, {"type": "null"}],
+        "default": None})] = Field(None, ge=MIN_CLOCK, le=MAX_CLOCK)
     seed: StrictInt | None = Field(None, ge=0, le=2**63 - 1)
     program: list[Name] | None = Field(None, min_length=1, max_length=30)
     autoplay: StrictBool = True

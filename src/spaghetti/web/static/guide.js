@@ -33,7 +33,7 @@ const GUIDE = {
       "is a stalemate (C9): most life wins, then most flags, then most flags at the head of a queue."],
     over: ["Well played",
       "The game is over. Replay it to see each move again, then try level 2 (MoveCommand, RemoveCommand, " +
-      "Reverse) from the home page. Hover over or focus a card to read its text and the rulebook's tip."],
+      "Reverse) from the home page. Hover over, focus or tap a card to read its text and the rulebook's tip."],
   },
   ja: {
     learn: "遊び方を学ぶ", guideStep: "ステップ {i} / {n}", hideGuide: "ガイドを閉じる",
@@ -62,7 +62,7 @@ const GUIDE = {
       "同じ局面が繰り返されたら膠着状態（C9）: ライフの多い方、次にフラグの多い方、次に列の先頭のフラグの多い方の勝ちです。"],
     over: ["おつかれさまでした",
       "ゲーム終了です。再生して一手ずつ振り返り、ホームからレベル2（MoveCommand・RemoveCommand・Reverse）に" +
-      "挑戦しましょう。カードにポインタを合わせるかフォーカスすると、説明とルールブックのヒントが読めます。"],
+      "挑戦しましょう。カードにポインタを合わせるか、フォーカスかタップすると、説明とルールブックのヒントが読めます。"],
   },
 };
 Object.assign(UI.en, { learn: GUIDE.en.learn, guideStep: GUIDE.en.guideStep, hideGuide: GUIDE.en.hideGuide });

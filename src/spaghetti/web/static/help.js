@@ -15,9 +15,13 @@ function cardHelp(name) {
     info.tips ? el("p", { class: "help-tip" }, el("strong", {}, `${w("tip")}: `), info.tips[lang]) : null];
 }
 
+// The help shows for the card under a mouse, the focused card, or a card tapped that is not an
+// option. It never takes a tap (style.css: pointer-events), and gets out of the way: a choice
+// closes it, and so does a tap elsewhere or a redraw that takes its card away.
 const CardHelp = {
   box: null,
   owner: null,  // the card it is shown for
+  quiet: null,  // the index of the card just chosen: no hover help for it until the mouse leaves
 
   show(card) {
     const content = card.dataset.card ? cardHelp(card.dataset.card) : null;
@@ -47,12 +51,26 @@ const CardHelp = {
 };
 
 const helpCard = (node) => (node && node.closest ? node.closest(".program .card[data-card]") : null);
-document.addEventListener("mouseover", (ev) => {
+const chosen = (node) => (node && node.closest ? node.closest(".legal[data-option], button, a, summary") : null);
+let restoringFocus = false;  // keepFocus is putting the focus back: that is no request for help
+
+document.addEventListener("pointerover", (ev) => {
+  if (ev.pointerType !== "mouse") return;  // a finger asks by tapping (the click below)
   const card = helpCard(ev.target);
-  if (card && card !== CardHelp.owner) CardHelp.show(card);
+  if (!card || card.dataset.index !== CardHelp.quiet) CardHelp.quiet = null;
+  if (card && CardHelp.quiet === null && card !== CardHelp.owner) CardHelp.show(card);
   else if (!card && CardHelp.owner && !CardHelp.owner.contains(document.activeElement)) CardHelp.hide();
 });
+document.addEventListener("click", (ev) => {
+  const card = helpCard(ev.target);
+  if (chosen(ev.target)) {
+    CardHelp.hide();
+    CardHelp.quiet = card ? card.dataset.index : null;
+  } else if (card) CardHelp.show(card);
+  else CardHelp.hide();
+}, true);
 document.addEventListener("focusin", (ev) => {
+  if (restoringFocus) return;
   const card = helpCard(ev.target);
   if (card) CardHelp.show(card); else CardHelp.hide();
 });
@@ -97,11 +115,14 @@ function keepFocus(draw, turnCame, first) {
   const free = !active || active === document.body || main().contains(active);
   const key = focusKey(active);
   draw();
+  if (CardHelp.owner && !CardHelp.owner.isConnected) CardHelp.hide();
   if (!free) return;
   let target = key ? document.querySelector(key) : null;
   if (turnCame && !(target && target.matches(".legal"))) target = document.querySelector(first) || target;
   if (!target && key) target = document.querySelector("#program .card.here, #program .card");
-  if (target) target.focus({ preventScroll: true });
+  if (!target) return;
+  restoringFocus = true;
+  try { target.focus({ preventScroll: true }); } finally { restoringFocus = false; }
 }
 
 // ------------------------------------------------------------------ the keys
