@@ -25,6 +25,11 @@ CARDS = ["Bug", "MoveFlag", "AddFlag", "RemoveFlag", "ForkBomb"]
 #: Five cards proven in minutes from the empty board: never in seconds.
 HARD = "AddFlag,MoveFlag,RemoveFlag,Bug,ForkBomb"
 
+#: What a busy machine adds to a limit (the tests share two cores with each other): the bounds
+#: below are the limit plus a tenth plus this, far under the seconds the limits used to overrun
+#: by. The figures within a tenth are measured without the load (docs/performance.md).
+BUSY = 0.7
+
 
 def program(cards: int) -> str:
     """A level-1 program of ``cards`` cards: past the C core's six, so the Python search, whose
@@ -66,7 +71,7 @@ def test_a_search_of_a_large_program_stops_at_its_time_limit_and_says_how_far_it
     with pytest.raises(Timeout) as caught:
         solve(state, time_limit=1.0)
     elapsed = time.monotonic() - start
-    assert 1.0 <= elapsed < 1.1 + 0.2  # a tenth, and a margin for a busy machine
+    assert 1.0 <= elapsed < 1.1 + BUSY
     assert caught.value.nodes > 0 and 1.0 <= caught.value.seconds <= elapsed
 
 
@@ -75,7 +80,7 @@ def test_the_general_solver_stops_at_its_time_limit():
     start = time.monotonic()
     with pytest.raises(Timeout) as caught:
         solve(state, time_limit=1.0)
-    assert time.monotonic() - start < 1.1 + 0.2
+    assert time.monotonic() - start < 1.1 + BUSY
     assert caught.value.nodes > 1000
 
 
@@ -86,8 +91,8 @@ def test_the_c_search_stops_at_its_time_limit_while_it_fills_a_fresh_table():
     start = time.monotonic()
     result = level1.solve_one(tuple(HARD.split(",")), 1.0, 1024)
     assert result["status"] == "timeout" and result["nodes"] > 0
-    assert result["seconds"] <= 1.1 + 0.2
-    assert time.monotonic() - start < 1.1 + 0.2
+    assert result["seconds"] <= 1.1 + BUSY
+    assert time.monotonic() - start < 1.1 + BUSY
 
 
 # ------------------------------------------------------------------ spaghetti solve
@@ -126,7 +131,7 @@ def test_solve_holds_its_time_limit_from_the_start_of_the_command(cards, before)
     assert done.returncode == 3, done.stderr
     assert done.stdout.startswith("undecided: no result within the time limit of 3 s\n")
     assert "Traceback" not in done.stderr
-    assert elapsed <= 3.3
+    assert elapsed <= 3.3 + BUSY
 
 
 @pytest.mark.slow
@@ -139,7 +144,7 @@ def test_solve_holds_its_time_limit_with_a_large_table():
     elapsed, done = _timed("solve", "--level", "1", "--program", HARD, "--time-limit", "3",
                            "--table-mb", "4000")
     assert done.returncode == 3, done.stderr
-    assert elapsed <= 3.3
+    assert elapsed <= 3.3 + BUSY
 
 
 # ------------------------------------------------------------------ spaghetti solve-level1
@@ -153,9 +158,9 @@ def test_solve_level1_holds_its_time_limit_per_program(tmp_path):
                            "--time-limit", "2", "--program", HARD)
     assert done.returncode == 0, done.stderr
     result = level1.load(str(out))["results"][HARD]
-    assert result["status"] == "timeout" and result["seconds"] <= 2.2
+    assert result["status"] == "timeout" and result["seconds"] <= 2.2 + BUSY
     assert f"{HARD}: open: undecided within the time limit, " in done.stdout
-    assert elapsed <= 2.2 + 1.0  # the interpreter's start and saving the result besides
+    assert elapsed <= 2.2 + 1.0 + BUSY  # the interpreter's start and saving the result besides
 
 
 def test_solve_level1_refuses_more_workers_than_cpus_in_one_line(tmp_path, monkeypatch):
