@@ -1,6 +1,7 @@
 """Every bad input to the ``spaghetti`` command is one clear line and exit status 2, never a
-traceback: records nested thousands deep, a search table larger than the machine's memory, usage
-errors, flags that conflict with ``play --load``, and a ``solve-level1`` run with nothing to do."""
+traceback: records nested thousands deep, numbers of thousands of digits, a search table larger
+than the machine's memory, usage errors, flags that conflict with ``play --load``, and a
+``solve-level1`` run with nothing to do."""
 
 from __future__ import annotations
 
@@ -119,6 +120,72 @@ def test_deeply_nested_custom_cards_are_one_line(tmp_path, command, depth):
     path.write_text("[[card]]\nname = " + "[" * depth + "]" * depth + "\n", encoding="ascii")
     line = one_line_error(run(*command, "--cards", str(path), input=""))
     assert line == f"spaghetti: error: {path}: bad TOML: arrays or tables nested too deeply"
+
+# ------------------------------------------------------------------ numbers of thousands of digits
+
+HUGE = "9" * 5000  # more digits than Python turns into an int (4,300)
+LONG = "9" * 4000  # decodable, but a line quoting it would be 4,000 characters
+
+
+@pytest.mark.parametrize("where", ["level", "meta", "actions"])
+@pytest.mark.parametrize("command", RECORD_COMMANDS, ids=lambda c: c[0])
+def test_a_number_of_thousands_of_digits_in_a_record_is_one_line_in_every_command(
+        tmp_path, command, where):
+    fields = {"level": "X", "meta": {"note": "X"}, "actions": ["place 0", "X"]}[where]
+    path = tmp_path / "huge.json"
+    path.write_text(record_text(**{where: fields}).replace('"X"', HUGE), encoding="ascii")
+    args = [command[0], *command[1:], str(path)] if command[0] != "export" else \
+        [command[0], str(path), *command[1:]]
+    line = one_line_error(run(*args, input=""))
+    assert line == f"spaghetti: error: {path}: a number of more than 4,300 digits: not a record"
+
+
+def test_a_long_value_quoted_from_a_record_is_shortened_in_the_error_line(tmp_path):
+    path = tmp_path / "long.json"
+    path.write_text(record_text(level=int(LONG)), encoding="ascii")
+    line = one_line_error(run("legal", str(path)))
+    assert line == ("spaghetti: error: level must be one of 1, 2, 3 in Spaghetti Code, not "
+                    + "9" * 40 + "…(4,000 characters)")
+    path.write_text(record_text(actions=["place " + LONG]), encoding="ascii")
+    line = one_line_error(run("replay", str(path)))
+    assert len(line) < 300 and line.startswith("spaghetti: error: actions[0] 'place 9999")
+
+
+def test_a_number_of_thousands_of_digits_in_a_card_experiment_or_results_file_is_one_line(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    pathlib.Path("cards.toml").write_text(
+        f'[[card]]\nname = "X"\nparams = [{HUGE}]\neffect = []\n', encoding="ascii")
+    pathlib.Path("exp.toml").write_text(f'[experiment]\nname = "x"\ngames = {HUGE}\n',
+                                        encoding="ascii")
+    pathlib.Path("level1.json").write_text(f'{{"results": {HUGE}}}', encoding="ascii")
+    pathlib.Path("puzzles.jsonl").write_text(f'{{"n": {HUGE}}}\n', encoding="ascii")
+    pathlib.Path("lab").mkdir()
+    pathlib.Path("lab/saved.jsonl").write_text(f'{{"format": {HUGE}}}\n', encoding="ascii")
+    digits = "a number of more than 4,300 digits"
+    for args, message in [
+            (["new", "--cards", "cards.toml"], f"cards.toml: bad TOML: {digits}"),
+            (["play", "--cards", "cards.toml"], f"cards.toml: bad TOML: {digits}"),
+            (["arena", "--players", "random,random", "--cards", "cards.toml"],
+             f"cards.toml: bad TOML: {digits}"),
+            (["lab", "run", "exp.toml"], f"exp.toml: bad TOML: {digits}"),
+            (["lab", "report", "exp.toml"], f"exp.toml: bad TOML: {digits}"),
+            (["lab", "exact", "--results", "level1.json"],
+             f"level1.json: not the level-1 results ({digits})"),
+            (["puzzle", "--file", "puzzles.jsonl"],
+             "puzzles.jsonl: not a puzzles file (JSON lines)"),
+            (["lab", "run", "--name", "saved", "--out", "lab", "--ai", "random", "--games", "1"],
+             "lab/saved.jsonl: not a results file of the lab")]:
+        assert one_line_error(run(*args, input="")) == f"spaghetti: error: {message}", args
+
+
+def test_an_experiment_file_that_is_not_text_is_one_line(tmp_path):
+    path = tmp_path / "exp.toml"
+    path.write_bytes(b"\x89PNG\r\n")
+    for command in ("run", "report"):
+        line = one_line_error(run("lab", command, str(path)))
+        assert line.startswith(f"spaghetti: error: {path}: not UTF-8 text: "), line
+
 
 # ------------------------------------------------------------------ the solver's table size
 

@@ -34,7 +34,7 @@ from typing import Any
 from .core.cards import (EXTRA, EXTRA_CARDS, SPAGHETTI_CODE_CARDS, STEP_FLAGS, CardType, Choose,
                          Do)
 from .core.primitives import PRIMITIVES
-from .errors import CardFileError
+from .errors import CardFileError, too_many_digits
 
 # Every table below is read from the primitives themselves (spaghetti.core.primitives).
 _OPEN = [p for p in PRIMITIVES.values() if p.custom]
@@ -75,6 +75,8 @@ def loads(text: str | bytes, source: str = "cards") -> tuple[CardType, ...]:
         last = text.count("\n") + (not text.endswith("\n"))
         message = message.replace("(at end of document)", f"(at the end, line {last})")
         raise CardFileError(f"{source}: bad TOML: {message}") from None
+    except ValueError:
+        raise CardFileError(f"{source}: bad TOML: {too_many_digits()}") from None
     except RecursionError:  # hundreds of brackets: deeper than the decoder goes
         raise CardFileError(f"{source}: bad TOML: arrays or tables nested too deeply") from None
     unknown = sorted(set(data) - {"card"})

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import sys
 from typing import Any
 
@@ -92,8 +93,17 @@ def _one_line(exc: click.UsageError, command: str | None = None) -> None:
     exc.show = show  # type: ignore[method-assign]  # click's main shows it and exits with 2
 
 
+# A word this long in a message is a value quoted from the input (a number of thousands of
+# digits): its start is enough to find it, and the line stays readable.
+_LONG_WORD = re.compile(r"\w{100,}")
+
+
+def _shorten(word: re.Match) -> str:
+    return f"{word[0][:40]}…({len(word[0]):,} characters)"
+
+
 def _say_error(message: str) -> None:
-    message = " ".join(message.split())  # always one line
+    message = _LONG_WORD.sub(_shorten, " ".join(message.split()))  # always one short line
     click.echo(f"spaghetti: error: {message}", err=True)
 
 
