@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 import pathlib
+import shlex
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -185,6 +188,31 @@ def test_an_experiment_file_that_is_not_text_is_one_line(tmp_path):
     for command in ("run", "report"):
         line = one_line_error(run("lab", command, str(path)))
         assert line.startswith(f"spaghetti: error: {path}: not UTF-8 text: "), line
+
+
+# ------------------------------------------------------------------ closed standard streams
+
+def run_with_closed(streams: str, *args: str) -> subprocess.CompletedProcess:
+    """The installed command with standard input or output closed (``<&-``, ``>&-``), as a
+    shell closes them; stderr is captured unless closed too."""
+    command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "spaghetti", *args])
+    return subprocess.run(["sh", "-c", f"{command} {streams}"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("command, args", [("play", ["--vs", "random", "--seed", "3"]),
+                                           ("puzzle", [])])
+def test_an_interactive_command_with_standard_input_or_output_closed_is_one_line(command, args):
+    done = run_with_closed("<&-", command, *args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"spaghetti: error: standard input is closed: 'spaghetti {command}' "
+                           "reads your answers from it (give a terminal, a file or a pipe)\n")
+    done = run_with_closed(">&-", command, *args)
+    assert done.returncode == 2
+    assert done.stderr == (f"spaghetti: error: standard output is closed: 'spaghetti {command}' "
+                           "shows the table on it\n")
+    done = run_with_closed(">&- 2>&-", command, *args)  # nowhere to say it: the status only
+    assert done.returncode == 2 and done.stderr == ""
 
 
 # ------------------------------------------------------------------ the solver's table size

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 import click
@@ -33,6 +34,16 @@ def read_record_data(path: str) -> Any:
         return records.decode(raw)
     except RecordError as exc:
         raise RecordError(f"{name}: {exc}") from None
+
+
+def require_terminal_streams(command: str) -> None:
+    """Refuse an interactive ``command`` before it starts when standard input or output is
+    closed (``<&-``, ``>&-``): Python then has None for it, and the first prompt would fail."""
+    if sys.stdin is None:
+        raise SetupError(f"standard input is closed: 'spaghetti {command}' reads your answers "
+                         "from it (give a terminal, a file or a pipe)")
+    if sys.stdout is None:
+        raise SetupError(f"standard output is closed: 'spaghetti {command}' shows the table on it")
 
 
 # Each option's values as typed on the command line, default first.

@@ -28,7 +28,8 @@ from ..i18n import LANGS, describe
 from .arena import arena
 from .lab import lab
 from .puzzle import puzzle
-from .common import OPTION_WORDS, parse_options, parse_program, read_cards, read_record_data
+from .common import (OPTION_WORDS, parse_options, parse_program, read_cards, read_record_data,
+                     require_terminal_streams)
 from .render import render
 from .solve import solve, solve_level1
 
@@ -249,6 +250,7 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
     """
     from .play import Session
 
+    require_terminal_streams("play")
     shown_seed = None  # the seed in the header, when it dealt the program
     if load_path == "-":
         raise SetupError("--load cannot read standard input: play reads your moves from it")

@@ -12,6 +12,7 @@ from rich.console import Console
 from ..errors import SetupError
 from ..i18n import LANGS, colour
 from ..lab import puzzles
+from .common import require_terminal_streams
 from .render import render
 
 
@@ -35,6 +36,7 @@ def puzzle(number: int | None, path: str | None, lang: str) -> None:
     whatever the others do, and no other option here does. A right answer shows the winning
     line; a wrong one shows why it fails. Your streak is kept between runs.
     """
+    require_terminal_streams("puzzle")
     items = puzzles.load(pathlib.Path(path) if path else puzzles.BUILT_IN)
     if not items:
         raise SetupError("the puzzles file is empty")
