@@ -6,6 +6,7 @@ than the machine's memory, usage errors, flags that conflict with ``play --load`
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import shlex
 import subprocess
@@ -213,6 +214,57 @@ def test_an_interactive_command_with_standard_input_or_output_closed_is_one_line
                            "shows the table on it\n")
     done = run_with_closed(">&- 2>&-", command, *args)  # nowhere to say it: the status only
     assert done.returncode == 2 and done.stderr == ""
+
+
+# ------------------------------------------------------------------ where play keeps records
+
+@pytest.mark.parametrize("flag, where, line", [
+    ("--save", "missing/x.json", "--save {p}: the folder {tmp}/missing does not exist"),
+    ("--save", "game.json/x.json", "--save {p}: {tmp}/game.json is not a folder"),
+    ("--save", "/proc/x.json", "--save {p}: cannot write in /proc ("),  # even as root
+    ("--autosave", "a/b", "--autosave {p}: the folder {tmp}/a does not exist"),
+    ("--autosave", "/proc/games", "--autosave {p}: cannot write in /proc ("),
+])
+def test_save_or_autosave_that_cannot_be_written_is_refused_before_the_game_starts(
+        tmp_path, flag, where, line):
+    (tmp_path / "game.json").write_text("{}", encoding="ascii")
+    path = where if where.startswith("/") else str(tmp_path / where)
+    result = run("play", "--vs", "random", "--seed", "3", flag, path, input="1\n" * 500)
+    error = one_line_error(result)
+    assert error.startswith("spaghetti: error: " + line.format(p=path, tmp=tmp_path)), error
+    assert result.stdout == ""  # no table was shown: the game never started
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]  # no folder was made
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only file")
+def test_save_to_a_read_only_file_is_refused_before_the_game_starts(tmp_path):
+    save = tmp_path / "game.json"
+    save.write_text("kept", encoding="ascii")
+    save.chmod(0o444)
+    result = run("play", "--vs", "random", "--seed", "3", "--save", str(save), input="1\n")
+    assert one_line_error(result) == f"spaghetti: error: --save {save}: the file is read-only"
+    assert save.read_text() == "kept"
+
+
+def test_autosave_creates_only_its_own_folder_and_says_so(tmp_path):
+    games = tmp_path / "games"
+    result = run("play", "--vs", "random", "--seed", "3", "--autosave", str(games),
+                 input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"Created the folder {games} for the records of finished "
+                                    "games.\n")
+    assert games.is_dir() and not any(games.iterdir())  # the game was left unfinished
+    result = run("play", "--vs", "random", "--seed", "3", "--autosave", str(games),
+                 "--lang", "ja", input="quit\n")
+    assert result.exit_code == 0 and "作りました" not in result.stdout  # there already
+
+
+def test_save_to_an_existing_record_is_accepted_and_left_alone_until_a_move(tmp_path):
+    save = tmp_path / "game.json"
+    save.write_text("old", encoding="ascii")
+    result = run("play", "--vs", "random", "--seed", "3", "--save", str(save), input="")
+    assert result.exit_code == 0, result.output
+    assert records.loads(save.read_text()).history == []  # written when the game was left
 
 
 # ------------------------------------------------------------------ the solver's table size

@@ -182,6 +182,8 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "saved": ("Saved the record to {file}.", "棋譜を {file} に保存しました。"),
     "save_usage": ("Usage: save FILE", "使い方: save FILE"),
     "save_failed": ("Could not save: {err}", "保存できませんでした: {err}"),
+    "autosave_created": ("Created the folder {dir} for the records of finished games.",
+                         "終わったゲームの棋譜を保存するフォルダ {dir} を作りました。"),
     "unfinished": ("Game left unfinished after {n} moves.", "ゲームは{n}手で未完了のまま終了しました。"),
     "won.elimination": ("{p} wins: every other player was eliminated.",
                         "{p}の勝ち: ほかのプレイヤーが全員脱落しました。"),

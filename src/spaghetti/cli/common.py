@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from typing import Any
 
 import click
@@ -44,6 +45,43 @@ def require_terminal_streams(command: str) -> None:
                          "from it (give a terminal, a file or a pipe)")
     if sys.stdout is None:
         raise SetupError(f"standard output is closed: 'spaghetti {command}' shows the table on it")
+
+
+def _check_folder(folder: str, what: str) -> None:
+    """Refuse ``what`` (a flag and its value) unless ``folder`` exists and a file can be made
+    in it: tried, since permissions alone do not tell (root, a read-only mount)."""
+    if not os.path.exists(folder):
+        raise SetupError(f"{what}: the folder {folder} does not exist")
+    if not os.path.isdir(folder):
+        raise SetupError(f"{what}: {folder} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise SetupError(f"{what}: cannot write in {folder} ({exc.strerror or exc})") from None
+
+
+def check_save_file(path: str) -> None:
+    """Refuse ``--save FILE`` before the game when the record could not be written there."""
+    what = f"--save {path}"
+    _check_folder(os.path.dirname(path) or ".", what)
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise SetupError(f"{what}: the file is read-only")
+
+
+def prepare_autosave_folder(folder: str) -> bool:
+    """Make sure ``--autosave DIR`` can take the records before the game: DIR writable, or
+    created now when its parent exists (never a chain of folders). Whether it was created."""
+    if os.path.isdir(folder):
+        _check_folder(folder, f"--autosave {folder}")
+        return False
+    _check_folder(os.path.dirname(os.path.normpath(folder)) or ".", f"--autosave {folder}")
+    try:
+        os.mkdir(folder)
+    except OSError as exc:
+        raise SetupError(f"--autosave {folder}: cannot create it ({exc.strerror or exc})") \
+            from None
+    return True
 
 
 # Each option's values as typed on the command line, default first.

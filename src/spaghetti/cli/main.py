@@ -24,11 +24,12 @@ from ..core.game import Game
 from ..core.variants import VARIANTS
 from ..core.view import OBSERVER, REFEREE, view
 from ..errors import RecordError, SetupError, SpaghettiError
-from ..i18n import LANGS, describe
+from ..i18n import LANGS, describe, t
 from .arena import arena
 from .lab import lab
 from .puzzle import puzzle
-from .common import (OPTION_WORDS, parse_options, parse_program, read_cards, read_record_data,
+from .common import (OPTION_WORDS, check_save_file, parse_options, parse_program,
+                     prepare_autosave_folder, read_cards, read_record_data,
                      require_terminal_streams)
 from .render import render
 from .solve import solve, solve_level1
@@ -212,8 +213,8 @@ def _refuse_setup_with_load(ctx: click.Context) -> None:
               help="Seconds a person has for each move (the Nightmare notes suggest 60); over "
                    "it, a random option is played for them.")
 @click.option("--autosave", "autosave_dir", type=click.Path(file_okay=False), default=None,
-              metavar="DIR", help="Keep the record of every finished game in DIR (created if "
-                                  "missing), one file a game.")
+              metavar="DIR", help="Keep the record of every finished game in DIR, one file a "
+                                  "game (DIR is created if missing, but not its parent).")
 @click.option("--plain", is_flag=True,
               help="Line mode: one line of input per decision, the table printed after each move "
                    "(for screen readers and pipes). Used by itself when standard input or output "
@@ -270,6 +271,10 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
     if not 0 <= seat < players:
         raise SetupError(f"--seat {seat}: the seats of a {players}-player game are 0 to {players - 1}")
     ai_seed = 0 if seed is None else seed
+    if save_path is not None:
+        check_save_file(save_path)
+    if autosave_dir is not None and prepare_autosave_folder(autosave_dir):
+        click.echo(t("autosave_created", lang, dir=autosave_dir))
 
     computer = None if opponent == "human" else opponent
 

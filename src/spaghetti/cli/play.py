@@ -72,10 +72,10 @@ def hint_lines(state: State, lang: str, seed: int | None = None,
 
 
 def autosave_path(state: State, directory: str | Path) -> Path:
-    """A new file name in ``directory`` for the record of ``state`` (created if missing):
-    the date and time, the game, level and players, never an existing file's name."""
+    """A new file name in ``directory`` for the record of ``state``: the date and time, the
+    game, level and players, never an existing file's name. The folder is not created here:
+    ``play`` checks or creates it, and says so, before the game."""
     folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
     game = state.game
     stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{game.variant}-L{game.level}-{game.players}p"
     path = folder / f"{stem}.json"
