@@ -10,12 +10,13 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from rich.cells import cell_len
 
 import spaghetti
 from spaghetti import records
 from spaghetti.ai import Player, RandomPlayer
 from spaghetti.cli.main import cli
-from spaghetti.i18n import describe
+from spaghetti.i18n import colour, describe, lang_for, t
 
 PROGRAM = ["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"]
 
@@ -269,6 +270,31 @@ def test_play_in_japanese():
 def test_play_level_3_shows_chip_supply():
     result = run("play", "--level", "3", "--vs", "random", "--seed", "1", input="")
     assert "Chip supply: Increment 5 · Decrement 5" in result.stdout
+
+
+@pytest.mark.parametrize("setup", [("nightmare", 1, 5), ("spaghetti-code", 3, 5),
+                                   ("spaghetti-code", 3, 2), ("spaghetti-monsters", 3, 5)],
+                         ids=lambda s: f"{s[0]}-L{s[1]}-{s[2]}p")
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_line_mode_at_80_columns_keeps_every_table_heading_on_one_line(monkeypatch, setup, lang):
+    variant, level, players = setup
+    monkeypatch.setenv("COLUMNS", "80")
+    result = run("play", "--plain", "--game", variant, "--level", str(level), "--players",
+                 str(players), "--vs", "random", "--seed", "3", "--lang", lang, input="1\n")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(cell_len(line) for line in lines) <= 80
+    words = lang_for(lang, spaghetti.Game(level=level, players=players, variant=variant)
+                     .new_state(None, 3))
+    headings = [t(f"col.{name}", words) for name in
+                ("player", "life", "on_cards", "supply", "hand", "removed")]
+    row = re.compile(r"\s+".join(map(re.escape, headings)))
+    assert sum(bool(row.search(line)) for line in lines) == 2  # before and after Red's move
+    to_move = [line for line in lines if line.startswith("▶") and "♥" in line]  # its row
+    assert len(to_move) == 2
+    assert all(colour(0, lang) in line and line.endswith(t("to_move_mark", words))
+               for line in to_move)
+    assert "…" not in "".join(line for line in lines if row.search(line))
 
 
 # ------------------------------------------------------------------------- pieces
