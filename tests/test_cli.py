@@ -297,6 +297,33 @@ def test_line_mode_at_80_columns_keeps_every_table_heading_on_one_line(monkeypat
     assert "…" not in "".join(line for line in lines if row.search(line))
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_line_mode_help_fits_80_columns_and_does_not_call_a_proven_hint_a_search(lang):
+    result = run("play", "--vs", "random", "--seed", "3", "--lang", lang, input="help\n")
+    assert result.exit_code == 0, result.output
+    help_text = t("help", lang)
+    assert help_text in result.stdout
+    assert max(cell_len(line) for line in help_text.splitlines()) <= 80
+    hint = help_text[help_text.index("hint"):help_text.index("declare")]
+    assert "MCTS" not in hint
+    words = ("proof", "search") if lang == "en" else ("証明", "探索")
+    assert all(word in hint for word in words)  # both kinds of evidence are named
+
+
+@pytest.mark.parametrize("args, line", [
+    (["new", "--program", "AddFlag"], "the program has 1 card; level 1 needs at least 4, one "
+                                      "for each flag a player places"),
+    (["new", "--program", "AddFlag,Bug"], "the program has 2 cards; level 1 needs at least 4, "
+                                          "one for each flag a player places"),
+    (["new", "--game", "nightmare", "--level", "2"], "Nightmare has only level 1, not 2"),
+    (["play", "--game", "pasta-logic", "--level", "3"], "Pasta Logic has only level 1, not 3"),
+])
+def test_setup_errors_count_cards_and_levels_in_plain_words(args, line):
+    result = run(*args, input="")
+    assert_one_line_error(result)
+    assert result.stderr == f"spaghetti: error: {line}\n"
+
+
 # ------------------------------------------------------------------------- pieces
 
 
