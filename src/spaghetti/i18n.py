@@ -186,6 +186,23 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "saved": ("Saved the record to {file}.", "棋譜を {file} に保存しました。"),
     "save_usage": ("Usage: save FILE", "使い方: save FILE"),
     "save_failed": ("Could not save: {err}", "保存できませんでした: {err}"),
+    "puzzle.intro": ("Puzzle {i} of {total}: {p} (seat {seat}) to move wins in {n} of its turns "
+                     "(this one counted). Options: {options}",
+                     "パズル {i}/{total}: 手番の{p}（席{seat}）は、この手番を含めて{n}回の手番のうちに"
+                     "勝てます。選択肢: {options}"),
+    "puzzle.prompt": ("your answer", "答え"),
+    "puzzle.right": ("Right! The winning line: {line}", "正解！ 勝ち筋: {line}"),
+    "puzzle.wrong": ("Not this one: {why}.", "不正解: {why}。"),
+    "puzzle.ends": ("{wrong!r} ends the game, and not with your win",
+                    "{wrong!r} でゲームは終わりますが、あなたの勝ちではありません"),
+    "puzzle.holds": ("after {wrong!r} the others can hold out past your turn {n}: only {answer!r} "
+                     "wins in {n}",
+                     "{wrong!r} の後は、相手があなたの{n}回目の手番より後まで持ちこたえられます。"
+                     "{n}回以内に勝てるのは {answer!r} だけです"),
+    "puzzle.streak": ("streak: {n}", "連続正解: {n}"),
+    "puzzle.no_answer": ("No answer given: the puzzle is left unsolved and the streak stays as "
+                         "it was.", "答えがありません: パズルは解かれないまま、連続正解の記録も"
+                                   "そのままです。"),
     "autosave_created": ("Created the folder {dir} for the records of finished games.",
                          "終わったゲームの棋譜を保存するフォルダ {dir} を作りました。"),
     "unfinished": ("Game left unfinished after {n} moves.", "ゲームは{n}手で未完了のまま終了しました。"),
