@@ -191,6 +191,40 @@ def test_an_experiment_file_that_is_not_text_is_one_line(tmp_path):
         assert line.startswith(f"spaghetti: error: {path}: not UTF-8 text: "), line
 
 
+# ------------------------------------------------------------------ numbers as typed
+
+@pytest.mark.parametrize("args, line", [
+    (["state", "{record}", "--seat", "²"], "--seat '²': give a seat number, 'observer' or "
+                                          "'referee'"),
+    (["state", "{record}", "--seat", HUGE], "--seat '" + "9" * 40 + "…(5,000 characters)': "
+                                            "give a seat number, 'observer' or 'referee'"),
+    (["new", "--game", "pasta-logic", "--option", "life_cap=²"],
+     "option 'life_cap' cannot be '²'; it is one of: 6, none"),
+    (["new", "--game", "pasta-logic", "--option", f"life_cap={HUGE}"],
+     "option 'life_cap' cannot be '" + "9" * 40 + "…(5,000 characters)'; it is one of: 6, none"),
+    (["play", "--move-clock", "nan"], "invalid value for '--move-clock': 'nan' is not a number "
+                                      "of seconds (see 'spaghetti play --help')"),
+    (["play", "--move-clock", "inf"], "invalid value for '--move-clock': inf is not in the "
+                                      "range 1<=x<=86400 (see 'spaghetti play --help')"),
+])
+def test_a_number_python_cannot_read_or_use_is_one_line(tmp_path, args, line):
+    record = tmp_path / "game.json"
+    record.write_text(record_text(), encoding="ascii")
+    args = [a.format(record=record) if a == "{record}" else a for a in args]
+    assert one_line_error(run(*args, input="")) == f"spaghetti: error: {line}"
+
+
+def test_line_mode_takes_numbers_python_cannot_read_as_wrong_input_not_a_crash():
+    typed = ["²", "place ²", HUGE, "declare ²", f"declare {HUGE}", "quit"]
+    result = run("play", "--vs", "random", "--seed", "3", input="\n".join(typed) + "\n")
+    assert result.exit_code == 0 and result.exception is None, result.output
+    assert "Not an option here: '²'." in result.stdout
+    assert "Not an option here: 'place ²'." in result.stdout
+    assert f"Not an option here: '{HUGE}'." in result.stdout
+    assert result.stdout.count("Type 'declare' (the player to move) or 'declare <seat>'") == 2
+    assert "Game left unfinished after 0 moves." in result.stdout
+
+
 # ------------------------------------------------------------------ closed standard streams
 
 def run_with_closed(streams: str, *args: str) -> subprocess.CompletedProcess:

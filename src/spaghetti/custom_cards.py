@@ -33,6 +33,7 @@ from typing import Any
 
 from .core.cards import (EXTRA, EXTRA_CARDS, SPAGHETTI_CODE_CARDS, STEP_FLAGS, CardType, Choose,
                          Do)
+from .core.notation import whole_number
 from .core.primitives import PRIMITIVES
 from .errors import CardFileError, too_many_digits
 
@@ -166,7 +167,7 @@ def _text(value: Any, where: str, n_params: int) -> str:
         bad = [f if not (spec or conv) else f"{f}{'!' + conv if conv else ''}"
                f"{':' + spec if spec else ''}"
                for f, spec, conv in parsed
-               if spec or conv or not f.isdigit() or int(f) >= n_params]
+               if spec or conv or (n := whole_number(f)) is None or n >= n_params]
     except ValueError as exc:
         raise CardFileError(f"{where}: {exc} (write parameters as {{0}}, {{1}}; a brace itself "
                             "as {{ or }})") from None

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import tempfile
@@ -18,6 +19,18 @@ from ..core.cards import CardType
 from ..core.game import OPTIONS, option_words
 from ..custom_cards import loads as load_cards
 from ..errors import RecordError, SetupError
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds in a range, never ``nan`` (which compares false with both ends, so
+    that a FloatRange lets it through)."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
 
 
 def read_record_data(path: str) -> Any:

@@ -21,6 +21,7 @@ from rich.console import Console
 from .. import records
 from ..ai import LEVELS, make_player
 from ..core.game import Game
+from ..core.notation import whole_number
 from ..core.variants import VARIANTS
 from ..core.view import OBSERVER, REFEREE, view
 from ..errors import RecordError, SetupError, SpaghettiError
@@ -28,7 +29,7 @@ from ..i18n import LANGS, describe, t
 from .arena import arena
 from .lab import lab
 from .puzzle import puzzle
-from .common import (OPTION_WORDS, check_save_file, parse_options, parse_program,
+from .common import (OPTION_WORDS, Seconds, check_save_file, parse_options, parse_program,
                      prepare_autosave_folder, read_cards, read_record_data,
                      require_terminal_streams)
 from .render import render
@@ -209,9 +210,9 @@ def _refuse_setup_with_load(ctx: click.Context) -> None:
                    "options and cards: the flags that set those go without --load).")
 @click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.toml", help=_CARDS_HELP)
-@click.option("--move-clock", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
-              help="Seconds a person has for each move (the Nightmare notes suggest 60); over "
-                   "it, a random option is played for them.")
+@click.option("--move-clock", type=Seconds(1, 86_400), default=None, metavar="SECONDS",
+              help="Seconds a person has for each move, 1 to 86400 (the Nightmare notes "
+                   "suggest 60); over it, a random option is played for them.")
 @click.option("--autosave", "autosave_dir", type=click.Path(file_okay=False), default=None,
               metavar="DIR", help="Keep the record of every finished game in DIR, one file a "
                                   "game (DIR is created if missing, but not its parent).")
@@ -345,8 +346,9 @@ def _viewer(text: str | None):
     text = text.strip().lower()
     if text in (REFEREE, OBSERVER):
         return text
-    if text.isdigit():
-        return int(text)
+    seat = whole_number(text)
+    if seat is not None:
+        return seat
     raise SetupError(f"--seat {text!r}: give a seat number, 'observer' or 'referee'")
 
 

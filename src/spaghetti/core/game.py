@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import SetupError
 from .cards import CardType
+from .notation import whole_number
 from .state import State
 from .variants import OPTIONS, VARIANTS, Variant
 
@@ -49,8 +50,9 @@ def _check_options(options: dict, rules: Variant) -> dict:
                 value = _WORDS.get(word, value)
             elif word in ("none", "null") and None in allowed:
                 value = None
-            elif word.isdigit() and any(type(v) is int for v in allowed):
-                value = int(word)
+            elif any(type(v) is int for v in allowed) and \
+                    (number := whole_number(word)) is not None:
+                value = number
         if not any(type(value) is type(v) and value == v for v in allowed):
             shown = ", ".join(option_words(name))
             raise SetupError(f"option {name!r} cannot be {value!r}; it is one of: {shown}")
