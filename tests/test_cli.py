@@ -324,6 +324,25 @@ def test_setup_errors_count_cards_and_levels_in_plain_words(args, line):
     assert result.stderr == f"spaghetti: error: {line}\n"
 
 
+def test_a_count_of_one_is_singular(tmp_path):
+    from spaghetti.lab.puzzles import BUILT_IN
+
+    record = tmp_path / "game.json"
+    state = spaghetti.new_game(1, 2, program=PROGRAM)
+    state.apply("place 0")
+    record.write_text(records.dumps(state), encoding="utf-8")
+    result = run("state", str(record), "--upto", "5")
+    assert_one_line_error(result)
+    assert result.stderr == "spaghetti: error: --upto 5: the record has only 1 action\n"
+    one = tmp_path / "one.jsonl"
+    one.write_text(BUILT_IN.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    result = run("puzzle", "--file", str(one), "--number", "2")
+    assert_one_line_error(result)
+    assert result.stderr == "spaghetti: error: --number: the set has 1 puzzle\n"
+    result = run("arena", "--players", "random,random", "--games", "1")
+    assert result.exit_code == 0 and "1 game, level 1, seeds 0 to 0" in result.stdout
+
+
 # ------------------------------------------------------------------------- pieces
 
 

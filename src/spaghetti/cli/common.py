@@ -21,6 +21,11 @@ from ..custom_cards import loads as load_cards
 from ..errors import RecordError, SetupError
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and an English noun, plural unless one: "1 action", "3 actions"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 class Seconds(click.FloatRange):
     """A number of seconds in a range, never ``nan`` (which compares false with both ends, so
     that a FloatRange lets it through)."""

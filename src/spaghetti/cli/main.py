@@ -29,8 +29,8 @@ from ..i18n import LANGS, describe, t
 from .arena import arena
 from .lab import lab
 from .puzzle import puzzle
-from .common import (OPTION_WORDS, Seconds, check_save_file, parse_options, parse_program,
-                     prepare_autosave_folder, read_cards, read_record_data,
+from .common import (OPTION_WORDS, Seconds, check_save_file, counted, parse_options,
+                     parse_program, prepare_autosave_folder, read_cards, read_record_data,
                      require_terminal_streams)
 from .render import render
 from .solve import solve, solve_level1
@@ -375,7 +375,8 @@ def state(file: str, upto: int | None, seat: str | None) -> None:
     if upto is not None:
         total = len(records.parse(data)[-1])
         if upto > total:
-            raise RecordError(f"--upto {upto}: the record has only {total} actions")
+            raise RecordError(f"--upto {upto}: the record has only "
+                              f"{counted(total, 'action')}")
     final = records.replay(data, upto)
     click.echo(json.dumps(view(final, viewer), ensure_ascii=False, indent=2))
 

@@ -12,7 +12,7 @@ from rich.console import Console
 from ..errors import SetupError
 from ..i18n import LANGS, colour, describe, lang_for, t
 from ..lab import puzzles
-from .common import require_terminal_streams
+from .common import counted, require_terminal_streams
 from .render import render
 
 
@@ -44,7 +44,7 @@ def puzzle(number: int | None, path: str | None, lang: str) -> None:
     if number is None:
         index = puzzles.of_the_day(len(items))
     elif number > len(items):
-        raise SetupError(f"--number: the set has {len(items)} puzzles")
+        raise SetupError(f"--number: the set has {counted(len(items), 'puzzle')}")
     else:
         index = number - 1
     p = items[index]
