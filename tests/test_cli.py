@@ -10,12 +10,13 @@ import sys
 
 import pytest
 from click.testing import CliRunner
+from rich.cells import cell_len
 
 import spaghetti
 from spaghetti import records
 from spaghetti.ai import Player, RandomPlayer
 from spaghetti.cli.main import cli
-from spaghetti.i18n import describe
+from spaghetti.i18n import colour, describe, lang_for, t
 
 PROGRAM = ["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"]
 
@@ -269,6 +270,77 @@ def test_play_in_japanese():
 def test_play_level_3_shows_chip_supply():
     result = run("play", "--level", "3", "--vs", "random", "--seed", "1", input="")
     assert "Chip supply: Increment 5 · Decrement 5" in result.stdout
+
+
+@pytest.mark.parametrize("setup", [("nightmare", 1, 5), ("spaghetti-code", 3, 5),
+                                   ("spaghetti-code", 3, 2), ("spaghetti-monsters", 3, 5)],
+                         ids=lambda s: f"{s[0]}-L{s[1]}-{s[2]}p")
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_line_mode_at_80_columns_keeps_every_table_heading_on_one_line(monkeypatch, setup, lang):
+    variant, level, players = setup
+    monkeypatch.setenv("COLUMNS", "80")
+    result = run("play", "--plain", "--game", variant, "--level", str(level), "--players",
+                 str(players), "--vs", "random", "--seed", "3", "--lang", lang, input="1\n")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(cell_len(line) for line in lines) <= 80
+    words = lang_for(lang, spaghetti.Game(level=level, players=players, variant=variant)
+                     .new_state(None, 3))
+    headings = [t(f"col.{name}", words) for name in
+                ("player", "life", "on_cards", "supply", "hand", "removed")]
+    row = re.compile(r"\s+".join(map(re.escape, headings)))
+    assert sum(bool(row.search(line)) for line in lines) == 2  # before and after Red's move
+    to_move = [line for line in lines if line.startswith("▶") and "♥" in line]  # its row
+    assert len(to_move) == 2
+    assert all(colour(0, lang) in line and line.endswith(t("to_move_mark", words))
+               for line in to_move)
+    assert "…" not in "".join(line for line in lines if row.search(line))
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_line_mode_help_fits_80_columns_and_does_not_call_a_proven_hint_a_search(lang):
+    result = run("play", "--vs", "random", "--seed", "3", "--lang", lang, input="help\n")
+    assert result.exit_code == 0, result.output
+    help_text = t("help", lang)
+    assert help_text in result.stdout
+    assert max(cell_len(line) for line in help_text.splitlines()) <= 80
+    hint = help_text[help_text.index("hint"):help_text.index("declare")]
+    assert "MCTS" not in hint
+    words = ("proof", "search") if lang == "en" else ("証明", "探索")
+    assert all(word in hint for word in words)  # both kinds of evidence are named
+
+
+@pytest.mark.parametrize("args, line", [
+    (["new", "--program", "AddFlag"], "the program has 1 card; level 1 needs at least 4, one "
+                                      "for each flag a player places"),
+    (["new", "--program", "AddFlag,Bug"], "the program has 2 cards; level 1 needs at least 4, "
+                                          "one for each flag a player places"),
+    (["new", "--game", "nightmare", "--level", "2"], "Nightmare has only level 1, not 2"),
+    (["play", "--game", "pasta-logic", "--level", "3"], "Pasta Logic has only level 1, not 3"),
+])
+def test_setup_errors_count_cards_and_levels_in_plain_words(args, line):
+    result = run(*args, input="")
+    assert_one_line_error(result)
+    assert result.stderr == f"spaghetti: error: {line}\n"
+
+
+def test_a_count_of_one_is_singular(tmp_path):
+    from spaghetti.lab.puzzles import BUILT_IN
+
+    record = tmp_path / "game.json"
+    state = spaghetti.new_game(1, 2, program=PROGRAM)
+    state.apply("place 0")
+    record.write_text(records.dumps(state), encoding="utf-8")
+    result = run("state", str(record), "--upto", "5")
+    assert_one_line_error(result)
+    assert result.stderr == "spaghetti: error: --upto 5: the record has only 1 action\n"
+    one = tmp_path / "one.jsonl"
+    one.write_text(BUILT_IN.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    result = run("puzzle", "--file", str(one), "--number", "2")
+    assert_one_line_error(result)
+    assert result.stderr == "spaghetti: error: --number: the set has 1 puzzle\n"
+    result = run("arena", "--players", "random,random", "--games", "1")
+    assert result.exit_code == 0 and "1 game, level 1, seeds 0 to 0" in result.stdout
 
 
 # ------------------------------------------------------------------------- pieces

@@ -1,11 +1,16 @@
 """Every bad input to the ``spaghetti`` command is one clear line and exit status 2, never a
-traceback: records nested thousands deep, a search table larger than the machine's memory, usage
-errors, flags that conflict with ``play --load``, and a ``solve-level1`` run with nothing to do."""
+traceback: records nested thousands deep, numbers of thousands of digits, a search table larger
+than the machine's memory, usage errors, flags that conflict with ``play --load``, and a
+``solve-level1`` run with nothing to do."""
 
 from __future__ import annotations
 
 import json
+import os
 import pathlib
+import shlex
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -119,6 +124,182 @@ def test_deeply_nested_custom_cards_are_one_line(tmp_path, command, depth):
     path.write_text("[[card]]\nname = " + "[" * depth + "]" * depth + "\n", encoding="ascii")
     line = one_line_error(run(*command, "--cards", str(path), input=""))
     assert line == f"spaghetti: error: {path}: bad TOML: arrays or tables nested too deeply"
+
+# ------------------------------------------------------------------ numbers of thousands of digits
+
+HUGE = "9" * 5000  # more digits than Python turns into an int (4,300)
+LONG = "9" * 4000  # decodable, but a line quoting it would be 4,000 characters
+
+
+@pytest.mark.parametrize("where", ["level", "meta", "actions"])
+@pytest.mark.parametrize("command", RECORD_COMMANDS, ids=lambda c: c[0])
+def test_a_number_of_thousands_of_digits_in_a_record_is_one_line_in_every_command(
+        tmp_path, command, where):
+    fields = {"level": "X", "meta": {"note": "X"}, "actions": ["place 0", "X"]}[where]
+    path = tmp_path / "huge.json"
+    path.write_text(record_text(**{where: fields}).replace('"X"', HUGE), encoding="ascii")
+    args = [command[0], *command[1:], str(path)] if command[0] != "export" else \
+        [command[0], str(path), *command[1:]]
+    line = one_line_error(run(*args, input=""))
+    assert line == f"spaghetti: error: {path}: a number of more than 4,300 digits: not a record"
+
+
+def test_a_long_value_quoted_from_a_record_is_shortened_in_the_error_line(tmp_path):
+    path = tmp_path / "long.json"
+    path.write_text(record_text(level=int(LONG)), encoding="ascii")
+    line = one_line_error(run("legal", str(path)))
+    assert line == ("spaghetti: error: level must be one of 1, 2, 3 in Spaghetti Code, not "
+                    + "9" * 40 + "…(4,000 characters)")
+    path.write_text(record_text(actions=["place " + LONG]), encoding="ascii")
+    line = one_line_error(run("replay", str(path)))
+    assert len(line) < 300 and line.startswith("spaghetti: error: actions[0] 'place 9999")
+
+
+def test_a_number_of_thousands_of_digits_in_a_card_experiment_or_results_file_is_one_line(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    pathlib.Path("cards.toml").write_text(
+        f'[[card]]\nname = "X"\nparams = [{HUGE}]\neffect = []\n', encoding="ascii")
+    pathlib.Path("exp.toml").write_text(f'[experiment]\nname = "x"\ngames = {HUGE}\n',
+                                        encoding="ascii")
+    pathlib.Path("level1.json").write_text(f'{{"results": {HUGE}}}', encoding="ascii")
+    pathlib.Path("puzzles.jsonl").write_text(f'{{"n": {HUGE}}}\n', encoding="ascii")
+    pathlib.Path("lab").mkdir()
+    pathlib.Path("lab/saved.jsonl").write_text(f'{{"format": {HUGE}}}\n', encoding="ascii")
+    digits = "a number of more than 4,300 digits"
+    for args, message in [
+            (["new", "--cards", "cards.toml"], f"cards.toml: bad TOML: {digits}"),
+            (["play", "--cards", "cards.toml"], f"cards.toml: bad TOML: {digits}"),
+            (["arena", "--players", "random,random", "--cards", "cards.toml"],
+             f"cards.toml: bad TOML: {digits}"),
+            (["lab", "run", "exp.toml"], f"exp.toml: bad TOML: {digits}"),
+            (["lab", "report", "exp.toml"], f"exp.toml: bad TOML: {digits}"),
+            (["lab", "exact", "--results", "level1.json"],
+             f"level1.json: not the level-1 results ({digits})"),
+            (["puzzle", "--file", "puzzles.jsonl"],
+             "puzzles.jsonl: not a puzzles file (JSON lines)"),
+            (["lab", "run", "--name", "saved", "--out", "lab", "--ai", "random", "--games", "1"],
+             "lab/saved.jsonl: not a results file of the lab")]:
+        assert one_line_error(run(*args, input="")) == f"spaghetti: error: {message}", args
+
+
+def test_an_experiment_file_that_is_not_text_is_one_line(tmp_path):
+    path = tmp_path / "exp.toml"
+    path.write_bytes(b"\x89PNG\r\n")
+    for command in ("run", "report"):
+        line = one_line_error(run("lab", command, str(path)))
+        assert line.startswith(f"spaghetti: error: {path}: not UTF-8 text: "), line
+
+
+# ------------------------------------------------------------------ numbers as typed
+
+@pytest.mark.parametrize("args, line", [
+    (["state", "{record}", "--seat", "²"], "--seat '²': give a seat number, 'observer' or "
+                                          "'referee'"),
+    (["state", "{record}", "--seat", HUGE], "--seat '" + "9" * 40 + "…(5,000 characters)': "
+                                            "give a seat number, 'observer' or 'referee'"),
+    (["new", "--game", "pasta-logic", "--option", "life_cap=²"],
+     "option 'life_cap' cannot be '²'; it is one of: 6, none"),
+    (["new", "--game", "pasta-logic", "--option", f"life_cap={HUGE}"],
+     "option 'life_cap' cannot be '" + "9" * 40 + "…(5,000 characters)'; it is one of: 6, none"),
+    (["play", "--move-clock", "nan"], "invalid value for '--move-clock': 'nan' is not a number "
+                                      "of seconds (see 'spaghetti play --help')"),
+    (["play", "--move-clock", "inf"], "invalid value for '--move-clock': inf is not in the "
+                                      "range 1<=x<=86400 (see 'spaghetti play --help')"),
+])
+def test_a_number_python_cannot_read_or_use_is_one_line(tmp_path, args, line):
+    record = tmp_path / "game.json"
+    record.write_text(record_text(), encoding="ascii")
+    args = [a.format(record=record) if a == "{record}" else a for a in args]
+    assert one_line_error(run(*args, input="")) == f"spaghetti: error: {line}"
+
+
+def test_line_mode_takes_numbers_python_cannot_read_as_wrong_input_not_a_crash():
+    typed = ["²", "place ²", HUGE, "declare ²", f"declare {HUGE}", "quit"]
+    result = run("play", "--vs", "random", "--seed", "3", input="\n".join(typed) + "\n")
+    assert result.exit_code == 0 and result.exception is None, result.output
+    assert "Not an option here: '²'." in result.stdout
+    assert "Not an option here: 'place ²'." in result.stdout
+    assert f"Not an option here: '{HUGE}'." in result.stdout
+    assert result.stdout.count("Type 'declare' (the player to move) or 'declare <seat>'") == 2
+    assert "Game left unfinished after 0 moves." in result.stdout
+
+
+# ------------------------------------------------------------------ closed standard streams
+
+def run_with_closed(streams: str, *args: str) -> subprocess.CompletedProcess:
+    """The installed command with standard input or output closed (``<&-``, ``>&-``), as a
+    shell closes them; stderr is captured unless closed too."""
+    command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "spaghetti", *args])
+    return subprocess.run(["sh", "-c", f"{command} {streams}"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("command, args", [("play", ["--vs", "random", "--seed", "3"]),
+                                           ("puzzle", [])])
+def test_an_interactive_command_with_standard_input_or_output_closed_is_one_line(command, args):
+    done = run_with_closed("<&-", command, *args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"spaghetti: error: standard input is closed: 'spaghetti {command}' "
+                           "reads your answers from it (give a terminal, a file or a pipe)\n")
+    done = run_with_closed(">&-", command, *args)
+    assert done.returncode == 2
+    assert done.stderr == (f"spaghetti: error: standard output is closed: 'spaghetti {command}' "
+                           "shows the table on it\n")
+    done = run_with_closed(">&- 2>&-", command, *args)  # nowhere to say it: the status only
+    assert done.returncode == 2 and done.stderr == ""
+
+
+# ------------------------------------------------------------------ where play keeps records
+
+@pytest.mark.parametrize("flag, where, line", [
+    ("--save", "missing/x.json", "--save {p}: the folder {tmp}/missing does not exist"),
+    ("--save", "game.json/x.json", "--save {p}: {tmp}/game.json is not a folder"),
+    ("--save", "/proc/x.json", "--save {p}: cannot write in /proc ("),  # even as root
+    ("--autosave", "a/b", "--autosave {p}: the folder {tmp}/a does not exist"),
+    ("--autosave", "/proc/games", "--autosave {p}: cannot write in /proc ("),
+])
+def test_save_or_autosave_that_cannot_be_written_is_refused_before_the_game_starts(
+        tmp_path, flag, where, line):
+    (tmp_path / "game.json").write_text("{}", encoding="ascii")
+    path = where if where.startswith("/") else str(tmp_path / where)
+    result = run("play", "--vs", "random", "--seed", "3", flag, path, input="1\n" * 500)
+    error = one_line_error(result)
+    assert error.startswith("spaghetti: error: " + line.format(p=path, tmp=tmp_path)), error
+    assert result.stdout == ""  # no table was shown: the game never started
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]  # no folder was made
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only file")
+def test_save_to_a_read_only_file_is_refused_before_the_game_starts(tmp_path):
+    save = tmp_path / "game.json"
+    save.write_text("kept", encoding="ascii")
+    save.chmod(0o444)
+    result = run("play", "--vs", "random", "--seed", "3", "--save", str(save), input="1\n")
+    assert one_line_error(result) == f"spaghetti: error: --save {save}: the file is read-only"
+    assert save.read_text() == "kept"
+
+
+def test_autosave_creates_only_its_own_folder_and_says_so(tmp_path):
+    games = tmp_path / "games"
+    result = run("play", "--vs", "random", "--seed", "3", "--autosave", str(games),
+                 input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"Created the folder {games} for the records of finished "
+                                    "games.\n")
+    assert games.is_dir() and not any(games.iterdir())  # the game was left unfinished
+    result = run("play", "--vs", "random", "--seed", "3", "--autosave", str(games),
+                 "--lang", "ja", input="quit\n")
+    assert result.exit_code == 0 and "作りました" not in result.stdout  # there already
+
+
+def test_save_to_an_existing_record_is_accepted_and_left_alone_until_a_move(tmp_path):
+    save = tmp_path / "game.json"
+    save.write_text("old", encoding="ascii")
+    result = run("play", "--vs", "random", "--seed", "3", "--save", str(save), input="")
+    assert result.exit_code == 0, result.output
+    assert records.loads(save.read_text()).history == []  # written when the game was left
+
 
 # ------------------------------------------------------------------ the solver's table size
 

@@ -187,6 +187,52 @@ def test_the_puzzle_command_keeps_a_streak(tmp_path, monkeypatch):
     assert bad.exit_code != 0 and "the set has" in bad.output
 
 
+def test_the_puzzle_shows_the_moves_that_led_to_its_position(tmp_path, monkeypatch):
+    from spaghetti.i18n import describe
+    from spaghetti.lab.puzzles import load as load_set
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    p = load_set()[4]
+    before = p.state(upto=len(p.actions) - 1)
+    last = describe(before, p.actions[-1])
+    result = CliRunner().invoke(cli, ["puzzle", "--number", "5"], input=p.answer + "\n")
+    assert result.exit_code == 0, result.output
+    n = len(p.actions)
+    assert f"move {n}" in result.output and f"{n:>5}. {last}" in result.output
+    assert "(no moves yet)" not in result.output
+
+
+def test_the_puzzle_at_the_end_of_input_stops_without_an_answer_and_keeps_the_streak(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    kept = tmp_path / "spaghetti" / "puzzles.json"
+    kept.parent.mkdir()
+    kept.write_text('{"streak": 3}', encoding="utf-8")
+    for lang, line in [("en", "No answer given: the puzzle is left unsolved and the streak "
+                               "stays as it was."),
+                       ("ja", "答えがありません: パズルは解かれないまま、"
+                              "連続正解の記録もそのままです。")]:
+        result = CliRunner().invoke(cli, ["puzzle", "--number", "1", "--lang", lang], input="")
+        assert result.exit_code == 0, result.output
+        assert result.output.rstrip().endswith(line) and "Aborted" not in result.output
+    assert json.loads(kept.read_text(encoding="utf-8")) == {"streak": 3}
+
+
+def test_the_puzzle_speaks_japanese(tmp_path, monkeypatch):
+    from spaghetti.lab.puzzles import load as load_set
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    p = load_set()[0]
+    right = CliRunner().invoke(cli, ["puzzle", "--number", "1", "--lang", "ja"],
+                               input=p.answer + "\n")
+    assert "パズル 1/" in right.output and "正解！ 勝ち筋: " in right.output
+    assert "連続正解: 1" in right.output
+    wrong = next(o for o in p.state().legal() if o != p.answer)
+    again = CliRunner().invoke(cli, ["puzzle", "--number", "1", "--lang", "ja"],
+                               input=wrong + "\n")
+    assert "不正解: " in again.output and "連続正解: 0" in again.output
+
+
 @pytest.mark.slow
 def test_a_ray_run_gives_the_games_a_process_run_gives(tmp_path):
     ray = pytest.importorskip("ray")

@@ -43,7 +43,7 @@ def test_pasta_named_setups_and_the_novice_game():
 def test_pasta_is_a_two_player_game_without_levels_and_spaghetti_options():
     with pytest.raises(SetupError, match="players must be 2 in Pasta Logic"):
         Game(1, 3, variant=PASTA)
-    with pytest.raises(SetupError, match="level must be one of 1"):
+    with pytest.raises(SetupError, match="^Pasta Logic has only level 1, not 2$"):
         Game(2, 2, variant=PASTA)
     with pytest.raises(SetupError, match="does not apply to Pasta Logic"):
         Game(1, 2, variant=PASTA, options={"instant_cards": True})

@@ -814,10 +814,18 @@ def test_notation_forgives_case_and_spaces():
 
 @pytest.mark.parametrize("bad", ["", "   ", "runn", "pass 1", "place", "place -1", "place 256",
                                  "place 1.0", "card x", "flag 1", "flag 1.2.3", "flag .1",
-                                 "to 1 2", "param 1,2", "player 1e3", "done done"])
+                                 "to 1 2", "param 1,2", "player 1e3", "done done",
+                                 "place ²", "flag ².0", "param 1.²", "place " + "9" * 5000])
 def test_notation_bad_strings_raise(bad):
     with pytest.raises(NotationError):
         N.parse(bad)
+
+
+def test_a_whole_number_is_decimal_digits_python_can_read():
+    assert N.whole_number("42") == 42 and N.whole_number("007") == 7
+    assert N.whole_number("٣") == 3  # any script's decimal digits, as int reads them
+    for text in ("²", "-1", "+1", "1.0", "", " 1", "1e3", "9" * 5000):
+        assert N.whole_number(text) is None, text
 
 
 @pytest.mark.parametrize("bad", [None, 3, b"pass", ["pass"]])

@@ -74,6 +74,7 @@ def test_a_whole_game_against_the_computer(size, lang, tmp_path, monkeypatch):
     a card's number, a click), to the end; then the record is kept and saved, the end screen is
     the snapshot, replay and rematch work."""
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "kept").mkdir()  # `play --autosave` makes it before the game
     app = new_app(lang, autosave_dir="kept")
 
     async def play() -> int:

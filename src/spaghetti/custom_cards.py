@@ -32,8 +32,9 @@ import tomllib
 from typing import Any
 
 from .core.cards import EXTRA, STEP_FLAGS, CardType, Choose, Do
+from .core.notation import whole_number
 from .core.primitives import PRIMITIVES
-from .errors import CardFileError
+from .errors import CardFileError, too_many_digits
 
 # Every table below is read from the primitives themselves (spaghetti.core.primitives).
 _OPEN = [p for p in PRIMITIVES.values() if p.custom]
@@ -73,6 +74,8 @@ def loads(text: str | bytes, source: str = "cards") -> tuple[CardType, ...]:
         last = text.count("\n") + (not text.endswith("\n"))
         message = message.replace("(at end of document)", f"(at the end, line {last})")
         raise CardFileError(f"{source}: bad TOML: {message}") from None
+    except ValueError:
+        raise CardFileError(f"{source}: bad TOML: {too_many_digits()}") from None
     except RecursionError:  # hundreds of brackets: deeper than the decoder goes
         raise CardFileError(f"{source}: bad TOML: arrays or tables nested too deeply") from None
     unknown = sorted(set(data) - {"card"})
@@ -159,7 +162,7 @@ def _text(value: Any, where: str, n_params: int) -> str:
         bad = [f if not (spec or conv) else f"{f}{'!' + conv if conv else ''}"
                f"{':' + spec if spec else ''}"
                for f, spec, conv in parsed
-               if spec or conv or not f.isdigit() or int(f) >= n_params]
+               if spec or conv or (n := whole_number(f)) is None or n >= n_params]
     except ValueError as exc:
         raise CardFileError(f"{where}: {exc} (write parameters as {{0}}, {{1}}; a brace itself "
                             "as {{ or }})") from None

@@ -1,5 +1,7 @@
 """The errors the package raises. Each carries a message meant for a person to read."""
 
+import sys
+
 
 class SpaghettiError(Exception):
     """Base class: any problem with a game, an option or a record."""
@@ -31,3 +33,9 @@ class RecordError(SpaghettiError):
 
 class CardFileError(SetupError):
     """Custom cards (TOML, or a record's ``cards``) that cannot be read: the card and the field."""
+
+
+def too_many_digits() -> str:
+    """The problem of JSON or TOML text holding an integer longer than Python converts (its
+    decoder raises a bare ValueError that suggests raising the interpreter's limit)."""
+    return f"a number of more than {sys.get_int_max_str_digits():,} digits"

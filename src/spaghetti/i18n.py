@@ -148,16 +148,20 @@ _STRINGS: dict[str, tuple[str, str]] = {
         "Commands:\n"
         "  undo        take back your last move (and the computer's moves after it)\n"
         "  save FILE   save the game record to FILE\n"
-        "  hint        ask the computer for the best option (MCTS analysis)\n"
-        "  declare N   at a repeated position: seat N declares a stalemate (any player still in)\n"
+        "  hint        the computer's suggestion: a proof when the solver finds one,\n"
+        "              else its best guess from a search\n"
+        "  declare N   at a repeated position: seat N declares a stalemate\n"
+        "              (any player still in the game may)\n"
         "  help        show this help\n"
         "  quit        leave the game (it stays unfinished)",
         "選択肢の番号か、選択肢そのもの（例: 'flag 2.0'）を入力してください。\n"
         "コマンド:\n"
         "  undo        直前の自分の手を取り消す（その後のコンピュータの手も）\n"
         "  save FILE   棋譜を FILE に保存する\n"
-        "  hint        コンピュータに最善の選択肢を聞く（MCTS解析）\n"
-        "  declare N   繰り返し局面で、席 N が膠着状態を宣言する（残っているプレイヤーなら誰でも）\n"
+        "  hint        コンピュータのおすすめ: ソルバーが証明できればその手、\n"
+        "              できなければ探索による推定\n"
+        "  declare N   繰り返し局面で、席 N が膠着状態を宣言する\n"
+        "              （残っているプレイヤーなら誰でも）\n"
         "  help        このヘルプを表示する\n"
         "  quit        ゲームをやめる（未完了のまま）"),
     "bad_input": ("Not an option here: {text!r}. Type a number from 1 to {n}, an option, or 'help'.",
@@ -182,6 +186,25 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "saved": ("Saved the record to {file}.", "棋譜を {file} に保存しました。"),
     "save_usage": ("Usage: save FILE", "使い方: save FILE"),
     "save_failed": ("Could not save: {err}", "保存できませんでした: {err}"),
+    "puzzle.intro": ("Puzzle {i} of {total}: {p} (seat {seat}) to move wins in {n} of its turns "
+                     "(this one counted). Options: {options}",
+                     "パズル {i}/{total}: 手番の{p}（席{seat}）は、この手番を含めて{n}回の手番のうちに"
+                     "勝てます。選択肢: {options}"),
+    "puzzle.prompt": ("your answer", "答え"),
+    "puzzle.right": ("Right! The winning line: {line}", "正解！ 勝ち筋: {line}"),
+    "puzzle.wrong": ("Not this one: {why}.", "不正解: {why}。"),
+    "puzzle.ends": ("{wrong!r} ends the game, and not with your win",
+                    "{wrong!r} でゲームは終わりますが、あなたの勝ちではありません"),
+    "puzzle.holds": ("after {wrong!r} the others can hold out past your turn {n}: only {answer!r} "
+                     "wins in {n}",
+                     "{wrong!r} の後は、相手があなたの{n}回目の手番より後まで持ちこたえられます。"
+                     "{n}回以内に勝てるのは {answer!r} だけです"),
+    "puzzle.streak": ("streak: {n}", "連続正解: {n}"),
+    "puzzle.no_answer": ("No answer given: the puzzle is left unsolved and the streak stays as "
+                         "it was.", "答えがありません: パズルは解かれないまま、連続正解の記録も"
+                                   "そのままです。"),
+    "autosave_created": ("Created the folder {dir} for the records of finished games.",
+                         "終わったゲームの棋譜を保存するフォルダ {dir} を作りました。"),
     "unfinished": ("Game left unfinished after {n} moves.", "ゲームは{n}手で未完了のまま終了しました。"),
     "won.elimination": ("{p} wins: every other player was eliminated.",
                         "{p}の勝ち: ほかのプレイヤーが全員脱落しました。"),

@@ -23,7 +23,7 @@ from .core.options import OPTIONS
 from .core.notation import to_string
 from .core.state import State
 from .core.view import REFEREE, check_viewer, knows_card, knows_instant
-from .errors import IllegalOptionError, RecordError, SetupError
+from .errors import IllegalOptionError, RecordError, SetupError, too_many_digits
 
 FORMAT = "spaghetti-record/1"
 _KEYS = {"format", "variant", "level", "players", "options", "cards", "program", "seed",
@@ -116,6 +116,8 @@ def decode(text: str | bytes) -> Any:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise RecordError(f"not JSON: {exc}") from None
+    except ValueError:
+        raise RecordError(f"{too_many_digits()}: not a record") from None
     except RecursionError:  # thousands of brackets: deeper than the decoder goes
         raise RecordError(TOO_DEEP) from None
     if too_deep(data):

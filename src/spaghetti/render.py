@@ -109,7 +109,9 @@ def program_table(state: State, lang: str, width: int, viewer=REFEREE) -> Render
 def players_table(state: State, lang: str, computers: Sequence[bool] = (),
                   human_seats: Sequence[int] = ()) -> Table:
     placement = state.phase == "placement"
-    table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False)
+    # Collapsed padding and no edge: eight columns of five players fit 80 columns.
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, show_edge=False,
+                  collapse_padding=True)
     table.add_column("")
     table.add_column(t("col.player", lang), no_wrap=True)
     table.add_column(t("col.life", lang), no_wrap=True)
@@ -119,6 +121,7 @@ def players_table(state: State, lang: str, computers: Sequence[bool] = (),
         table.add_column(t("col.hand", lang), justify="right")
     table.add_column(t("col.removed", lang), justify="right")
     table.add_column(t("col.status", lang))
+    bar = max(state.lives) <= 5
     on_cards = [0] * state.players
     for i in range(len(state.kinds)):
         for owner in state.owners(i):
@@ -130,8 +133,9 @@ def players_table(state: State, lang: str, computers: Sequence[bool] = (),
             who.append(f" ({t('computer', lang)})", style="dim")
         elif seat in human_seats and any(computers):
             who.append(f" ({t('you', lang)})", style="dim")
-        life = max(state.lives[seat], 0)
-        lives = Text("♥" * life, style="red")
+        # A heart for each life while they are few; beyond five (Nightmare's 10 to 20 HP)
+        # one heart and the number, as the full-screen game shows them.
+        lives = Text("♥" * max(state.lives[seat], 0) if bar else "♥", style="red")
         lives.append(f" {state.lives[seat]}")
         status = Text()
         if state.winner == seat:
@@ -139,7 +143,7 @@ def players_table(state: State, lang: str, computers: Sequence[bool] = (),
         elif not state.alive[seat]:
             status.append(t("out", lang), style="dim")
         elif state.to_move == seat:
-            status.append("◀ " + t("to_move_mark", lang), style="bold")
+            status.append(t("to_move_mark", lang), style="bold")  # its row starts with ▶
         row: list[RenderableType] = [
             Text("▶", style="bold") if state.to_move == seat else Text(""), who, lives,
             str(on_cards[seat]), str(state.supply[seat])]
@@ -304,7 +308,7 @@ def render(state: State, lang: str = "en", *, width: int = 100, log: Sequence[st
     parts.append(program_table(state, lang, width, viewer))
     parts.append(Text("  " + t("head_note", lang), style="dim"))
     parts.extend(custom_legend(state, lang))
-    parts.append(players_table(state, lang, computers, human_seats))
+    parts += [Text(""), players_table(state, lang, computers, human_seats), Text("")]
     if state.game.level >= 3:
         parts.append(Text(t("chips", lang, inc=state.chips[0], dec=state.chips[1])))
     parts.extend(expansions_text(state, lang, viewer))

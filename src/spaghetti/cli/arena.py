@@ -14,7 +14,7 @@ from ..ai import LEVELS, make_player
 from ..ai.arena import play_match
 from ..core.variants import VARIANTS
 from ..errors import SetupError
-from .common import parse_options, read_cards
+from .common import counted, parse_options, read_cards
 
 
 def _pair(text: str) -> tuple[str, str]:
@@ -74,8 +74,8 @@ def arena(pair: str, games: int, level: int, seed: int, cards_path: str | None, 
         match = play_match(a, b, make_player, games=games, level=level, seed=seed,
                            on_game=on_game, cards=cards, variant=variant,
                            options=parse_options(rule_options))  # as play and new
-    table = Table(title=f"{games} games, level {level}, seeds {seed} to {seed + (games - 1) // 2}, "
-                        "seats swapped", title_justify="left")
+    table = Table(title=f"{counted(games, 'game')}, level {level}, seeds {seed} to "
+                        f"{seed + (games - 1) // 2}, seats swapped", title_justify="left")
     table.add_column("player")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")

@@ -6,7 +6,10 @@
 
 from __future__ import annotations
 
+import math
 import os
+import sys
+import tempfile
 import time
 from typing import Any
 
@@ -17,6 +20,23 @@ from ..core.cards import CardType
 from ..core.options import OPTIONS
 from ..custom_cards import loads as load_cards
 from ..errors import RecordError, SetupError
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and an English noun, plural unless one: "1 action", "3 actions"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds in a range, never ``nan`` (which compares false with both ends, so
+    that a FloatRange lets it through)."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
 
 
 def read_record_data(path: str) -> Any:
@@ -34,6 +54,53 @@ def read_record_data(path: str) -> Any:
         return records.decode(raw)
     except RecordError as exc:
         raise RecordError(f"{name}: {exc}") from None
+
+
+def require_terminal_streams(command: str) -> None:
+    """Refuse an interactive ``command`` before it starts when standard input or output is
+    closed (``<&-``, ``>&-``): Python then has None for it, and the first prompt would fail."""
+    if sys.stdin is None:
+        raise SetupError(f"standard input is closed: 'spaghetti {command}' reads your answers "
+                         "from it (give a terminal, a file or a pipe)")
+    if sys.stdout is None:
+        raise SetupError(f"standard output is closed: 'spaghetti {command}' shows the table on it")
+
+
+def _check_folder(folder: str, what: str) -> None:
+    """Refuse ``what`` (a flag and its value) unless ``folder`` exists and a file can be made
+    in it: tried, since permissions alone do not tell (root, a read-only mount)."""
+    if not os.path.exists(folder):
+        raise SetupError(f"{what}: the folder {folder} does not exist")
+    if not os.path.isdir(folder):
+        raise SetupError(f"{what}: {folder} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise SetupError(f"{what}: cannot write in {folder} ({exc.strerror or exc})") from None
+
+
+def check_save_file(path: str) -> None:
+    """Refuse ``--save FILE`` before the game when the record could not be written there."""
+    what = f"--save {path}"
+    _check_folder(os.path.dirname(path) or ".", what)
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise SetupError(f"{what}: the file is read-only")
+
+
+def prepare_autosave_folder(folder: str) -> bool:
+    """Make sure ``--autosave DIR`` can take the records before the game: DIR writable, or
+    created now when its parent exists (never a chain of folders). Whether it was created."""
+    if os.path.isdir(folder):
+        _check_folder(folder, f"--autosave {folder}")
+        return False
+    _check_folder(os.path.dirname(os.path.normpath(folder)) or ".", f"--autosave {folder}")
+    try:
+        os.mkdir(folder)
+    except OSError as exc:
+        raise SetupError(f"--autosave {folder}: cannot create it ({exc.strerror or exc})") \
+            from None
+    return True
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, str]:

@@ -42,6 +42,17 @@ def lab() -> None:
     """
 
 
+def _read_experiment(file: str) -> spec.Experiment:
+    """The experiment of a TOML FILE; :class:`SetupError` if it cannot be read or is wrong."""
+    try:
+        text = pathlib.Path(file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SetupError(f"{file}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SetupError(f"{file}: not UTF-8 text: {exc}") from None
+    return spec.loads(text, file)
+
+
 @lab.command("run")
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @click.option("--name", help="Name of the experiment (its results file); required without FILE.")
@@ -82,11 +93,7 @@ def run_command(file: str | None, name: str | None, variant: str, level: int, pl
     measure's 95% interval, goes to OUT/NAME/report.md with its figures.
     """
     if file is not None:
-        try:
-            text = pathlib.Path(file).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise SetupError(f"{file}: {exc.strerror or exc}") from None
-        experiment = spec.loads(text, file)
+        experiment = _read_experiment(file)
         experiment = spec.replace(experiment, games=experiment.games if games is None else games,
                                   seed=experiment.seed if seed is None else seed)
     else:
@@ -159,11 +166,7 @@ def _write_report(experiment: spec.Experiment, results: dict[str, list[dict]],
 @click.option("--no-plots", is_flag=True, help="Write the report without figures.")
 def report_command(file: str, out_dir: str, no_plots: bool) -> None:
     """Write the report of an experiment FILE from the games saved so far, playing none."""
-    try:
-        text = pathlib.Path(file).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SetupError(f"{file}: {exc.strerror or exc}") from None
-    experiment = spec.loads(text, file)
+    experiment = _read_experiment(file)
     out = pathlib.Path(out_dir)
     saved = runner.load(out / f"{experiment.name}.jsonl", experiment)
     if not any(saved.values()):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import sys
 from typing import Any, cast
 
@@ -20,16 +21,19 @@ from rich.console import Console
 from .. import records
 from ..ai import LEVELS, make_player
 from ..core.game import Game
+from ..core.notation import whole_number
 from ..core.options import OPTIONS
 from ..core.variants import VARIANTS
 from ..core.view import OBSERVER, REFEREE, view
 from ..errors import RecordError, SetupError, SpaghettiError
-from ..i18n import LANGS, describe
+from ..i18n import LANGS, describe, t
 from .arena import arena
 from .lab import lab
 from .puzzle import puzzle
-from .common import parse_options, parse_program, read_cards, read_record_data
 from ..render import render
+from .common import (Seconds, check_save_file, counted, parse_options, parse_program,
+                     prepare_autosave_folder, read_cards, read_record_data,
+                     require_terminal_streams)
 from .solve import solve, solve_level1
 
 EXIT_BAD_INPUT = 2
@@ -93,8 +97,17 @@ def _one_line(exc: click.UsageError, command: str | None = None) -> None:
     exc.show = show  # type: ignore[method-assign]  # click's main shows it and exits with 2
 
 
+# A word this long in a message is a value quoted from the input (a number of thousands of
+# digits): its start is enough to find it, and the line stays readable.
+_LONG_WORD = re.compile(r"\w{100,}")
+
+
+def _shorten(word: re.Match) -> str:
+    return f"{word[0][:40]}…({len(word[0]):,} characters)"
+
+
 def _say_error(message: str) -> None:
-    message = " ".join(message.split())  # always one line
+    message = _LONG_WORD.sub(_shorten, " ".join(message.split()))  # always one short line
     click.echo(f"spaghetti: error: {message}", err=True)
 
 
@@ -201,12 +214,12 @@ def _refuse_setup_with_load(ctx: click.Context) -> None:
                    "options and cards: the flags that set those go without --load).")
 @click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.toml", help=_CARDS_HELP)
-@click.option("--move-clock", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
-              help="Seconds a person has for each move (the Nightmare notes suggest 60); over "
-                   "it, a random option is played for them.")
+@click.option("--move-clock", type=Seconds(1, 86_400), default=None, metavar="SECONDS",
+              help="Seconds a person has for each move, 1 to 86400 (the Nightmare notes "
+                   "suggest 60); over it, a random option is played for them.")
 @click.option("--autosave", "autosave_dir", type=click.Path(file_okay=False), default=None,
-              metavar="DIR", help="Keep the record of every finished game in DIR (created if "
-                                  "missing), one file a game.")
+              metavar="DIR", help="Keep the record of every finished game in DIR, one file a "
+                                  "game (DIR is created if missing, but not its parent).")
 @click.option("--plain", is_flag=True,
               help="Line mode: one line of input per decision, the table printed after each move "
                    "(for screen readers and pipes). Used by itself when standard input or output "
@@ -243,6 +256,7 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
     """
     from .play import Session
 
+    require_terminal_streams("play")
     shown_seed = None  # the seed in the header, when it dealt the program
     if load_path == "-":
         raise SetupError("--load cannot read standard input: play reads your moves from it")
@@ -262,6 +276,10 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
     if not 0 <= seat < players:
         raise SetupError(f"--seat {seat}: the seats of a {players}-player game are 0 to {players - 1}")
     ai_seed = 0 if seed is None else seed
+    if save_path is not None:
+        check_save_file(save_path)
+    if autosave_dir is not None and prepare_autosave_folder(autosave_dir):
+        click.echo(t("autosave_created", lang, dir=autosave_dir))
 
     computer = None if opponent == "human" else opponent
 
@@ -332,8 +350,9 @@ def _viewer(text: str | None):
     text = text.strip().lower()
     if text in (REFEREE, OBSERVER):
         return text
-    if text.isdigit():
-        return int(text)
+    seat = whole_number(text)
+    if seat is not None:
+        return seat
     raise SetupError(f"--seat {text!r}: give a seat number, 'observer' or 'referee'")
 
 
@@ -360,7 +379,8 @@ def state(file: str, upto: int | None, seat: str | None) -> None:
     if upto is not None:
         total = len(records.parse(data)[-1])
         if upto > total:
-            raise RecordError(f"--upto {upto}: the record has only {total} actions")
+            raise RecordError(f"--upto {upto}: the record has only "
+                              f"{counted(total, 'action')}")
     final = records.replay(data, upto)
     click.echo(json.dumps(view(final, viewer), ensure_ascii=False, indent=2))
 

@@ -22,6 +22,7 @@ from .. import records
 from ..ai import MCTSPlayer, Player
 from ..ai.perfect import proven_hint
 from ..core import notation as N
+from ..core.notation import whole_number
 from ..core.state import State
 from ..errors import IllegalOptionError, NotationError
 from ..i18n import colour, describe, lang_for, option_label, t
@@ -72,10 +73,10 @@ def hint_lines(state: State, lang: str, seed: int | None = None,
 
 
 def autosave_path(state: State, directory: str | Path) -> Path:
-    """A new file name in ``directory`` for the record of ``state`` (created if missing):
-    the date and time, the game, level and players, never an existing file's name."""
+    """A new file name in ``directory`` for the record of ``state``: the date and time, the
+    game, level and players, never an existing file's name. The folder is not created here:
+    ``play`` checks or creates it, and says so, before the game."""
     folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
     game = state.game
     stem = f"{time.strftime('%Y%m%d-%H%M%S')}-{game.variant}-L{game.level}-{game.players}p"
     path = folder / f"{stem}.json"
@@ -161,7 +162,9 @@ class Session:
         ``manual``: any player still in the game may, at a repeated position). "moved" or ""."""
         state = self.state
         names = {colour(s, lang).lower(): s for s in range(state.players) for lang in ("en", "ja")}
-        seat = int(which) if which.isdigit() else names.get(which.lower())
+        seat = whole_number(which)
+        if seat is None:
+            seat = names.get(which.lower())
         if seat is None or not 0 <= seat < state.players or self.players[seat] is not None:
             self.say(t("declare_usage", self.lang, seats=self._declarers() or "-"), "yellow")
             return ""
@@ -399,8 +402,8 @@ class Session:
             return ""
         if command == "declare" and len(words) == 2:
             return self.declare(words[1])
-        if text.isdigit():
-            n = int(text)
+        n = whole_number(text)
+        if n is not None:
             if 1 <= n <= len(legal):
                 self.play_option(legal[n - 1], HUMAN)
                 return "moved"

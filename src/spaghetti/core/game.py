@@ -87,6 +87,9 @@ class Game:
                              f"{', '.join(VARIANTS)}")
         rules = VARIANTS[self.variant]
         if type(self.level) is not int or self.level not in rules.placed:
+            if len(rules.levels) == 1:
+                raise SetupError(f"{rules.title} has only level {rules.levels[0]}, not "
+                                 f"{self.level!r}")
             levels = ", ".join(map(str, rules.levels))
             raise SetupError(f"level must be one of {levels} in {rules.title}, not {self.level!r}")
         if type(self.players) is not int or self.players not in rules.players:
@@ -282,8 +285,9 @@ class Game:
             raise SetupError("program must be a list of card names")
         cards = [self.card(name) for name in program]
         if len(cards) < self.flags_placed:
-            raise SetupError(f"the program has {len(cards)} cards; level {self.level} needs at "
-                             f"least {self.flags_placed}, one for each flag a player places")
+            has = "1 card" if len(cards) == 1 else f"{len(cards)} cards"
+            raise SetupError(f"the program has {has}; level {self.level} needs at least "
+                             f"{self.flags_placed}, one for each flag a player places")
         instants: list[CardType] = []
         if self.option("instant_cards"):
             if deal is None:

@@ -105,10 +105,22 @@ def to_string(action: int) -> str:
     raise NotationError(f"not an action id: {action!r}")
 
 
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number when it is one written in decimal digits, else None: not
+    ``²`` (a digit that ``int`` refuses), nor more digits than Python converts."""
+    if not text.isdecimal():
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
 def _index(text: str, option: str) -> int:
-    if not text.isdigit() or len(text) > 3 or int(text) > _MAX_INDEX:
+    number = whole_number(text) if len(text) <= 3 else None
+    if number is None or number > _MAX_INDEX:
         raise NotationError(f"{option!r}: {text!r} is not an index (a whole number 0-{_MAX_INDEX})")
-    return int(text)
+    return number
 
 
 def parse(option: str) -> int:

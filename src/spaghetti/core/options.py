@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SetupError
+from .notation import whole_number
 
 _WORDS = {"true": True, "on": True, "yes": True, "false": False, "off": False, "no": False}
 
@@ -66,8 +67,9 @@ class Option:
                 value = _WORDS.get(typed, value)
             elif typed in ("none", "null") and None in self.values:
                 value = None
-            elif typed.isdigit() and any(type(v) is int for v in self.values):
-                value = int(typed)
+            elif any(type(v) is int for v in self.values) and \
+                    (number := whole_number(typed)) is not None:
+                value = number
         if not any(type(value) is type(v) and value == v for v in self.values):
             raise SetupError(f"option {self.name!r} cannot be {value!r}; it is one of: "
                              f"{', '.join(self.words)}")

@@ -6,7 +6,7 @@ import json
 import pathlib
 from dataclasses import dataclass
 
-from ..errors import SetupError
+from ..errors import SetupError, too_many_digits
 from .measures import Rate
 
 
@@ -42,6 +42,9 @@ def exact_seats(path: pathlib.Path) -> ExactSeats:
                     for r in results.values())
         second = sum(r.get("status") == "solved" and r.get("winner") == 1
                      for r in results.values())
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError,
+            AttributeError) as exc:
         raise SetupError(f"{path}: not the level-1 results ({exc})") from None
+    except ValueError:  # the only other: an integer longer than Python converts
+        raise SetupError(f"{path}: not the level-1 results ({too_many_digits()})") from None
     return ExactSeats(len(results), first, second, len(results) - first - second)

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..ai import LEVELS
 from ..core.game import Game
-from ..errors import SetupError
+from ..errors import SetupError, too_many_digits
 
 #: The keys an ``[experiment]`` table may have.
 KEYS = ("name", "variant", "level", "players", "ai", "games", "seed", "options", "cards")
@@ -152,6 +152,8 @@ def loads(text: str, where: str = "experiment") -> Experiment:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SetupError(f"{where}: bad TOML: {exc}") from None
+    except ValueError:
+        raise SetupError(f"{where}: bad TOML: {too_many_digits()}") from None
     except RecursionError:
         raise SetupError(f"{where}: bad TOML: nested too deep") from None
     return from_data(data, where)

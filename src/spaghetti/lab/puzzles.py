@@ -27,6 +27,7 @@ from ..core import notation as N
 from ..core.game import Game
 from ..core.state import State
 from ..errors import SetupError
+from .. import i18n
 
 #: The committed set of proven puzzles (made by ``spaghetti lab puzzles``).
 BUILT_IN = pathlib.Path(__file__).with_name("puzzles.jsonl")
@@ -117,10 +118,11 @@ class Puzzle:
     answer: str  # the one option of this decision that wins so
     options: int  # how many options the decision has
 
-    def state(self) -> State:
+    def state(self, upto: int | None = None) -> State:
+        """The puzzle's position (after the first ``upto`` of its actions if given)."""
         game = Game(level=self.level, players=self.players, variant=self.variant)
         state = game.new_state(program=list(self.program))
-        for option in self.actions:
+        for option in self.actions[:upto]:
             state.apply(option)
         return state
 
@@ -214,16 +216,15 @@ def winning_line(puzzle: Puzzle, budget: int = NODE_BUDGET * 5) -> list[str]:
         left -= spend
 
 
-def refutation(puzzle: Puzzle, wrong: str) -> str:
+def refutation(puzzle: Puzzle, wrong: str, lang: str = "en") -> str:
     """Why a wrong option does not win in N, in one line."""
     state = puzzle.state()
     seat = state.to_move
     assert seat is not None
     state.apply(wrong)
     if state.is_over:
-        return f"{wrong!r} ends the game, and not with your win"
-    return (f"after {wrong!r} the others can hold out past your turn {puzzle.n}: only "
-            f"{puzzle.answer!r} wins in {puzzle.n}")
+        return i18n.t("puzzle.ends", lang, wrong=wrong)
+    return i18n.t("puzzle.holds", lang, wrong=wrong, n=puzzle.n, answer=puzzle.answer)
 
 
 def load(path: pathlib.Path = BUILT_IN) -> list[Puzzle]:

@@ -74,13 +74,16 @@ def load(path: pathlib.Path, experiment: Experiment) -> dict[str, dict[int, dict
     done: dict[str, dict[int, dict]] = {name: {} for name in experiment.arms}
     if not path.exists():
         return done
-    with path.open(encoding="utf-8") as f:
-        lines = [line for line in f if line.strip()]
+    try:
+        with path.open(encoding="utf-8") as f:
+            lines = [line for line in f if line.strip()]
+    except UnicodeDecodeError:
+        raise SetupError(f"{path}: not a results file of the lab") from None
     if not lines:
         return done
     try:
         head = json.loads(lines[0])
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, or a number longer than Python converts
         raise SetupError(f"{path}: not a results file of the lab") from None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise SetupError(f"{path}: not a results file of the lab")
@@ -91,7 +94,7 @@ def load(path: pathlib.Path, experiment: Experiment) -> dict[str, dict[int, dict
         try:
             entry = json.loads(line)
             done[entry["arm"]][entry["game"]["i"]] = entry["game"]
-        except (json.JSONDecodeError, KeyError, TypeError):
+        except (ValueError, RecursionError, KeyError, TypeError):
             continue  # a line cut short when a run was stopped: played again
     return done
 
