@@ -739,9 +739,9 @@ def test_snapshot_the_start_of_a_level_1_game(snap_compare):
 
 
 def test_snapshot_a_level_3_game_in_play_at_80x24(snap_compare):
-    """After 24 moves, the last few played on the screen: the cards' last changes, the move
+    """After 24 moves, the last ones played on the screen: the cards' last changes, the move
     list at its end, the options numbered under the decision and on the buttons."""
-    app = level_3_against_random(20)
+    app = level_3_against_random(16)
 
     async def a_few_moves(pilot) -> None:
         await settle(pilot, app)
