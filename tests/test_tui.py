@@ -10,6 +10,7 @@ import asyncio
 import io
 import json
 import os
+import re
 import signal
 
 import pytest
@@ -204,11 +205,12 @@ def test_the_top_line_fits_80_columns_and_the_difficulty_is_described_in_full(la
     async def play() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
+            await pilot.pause()  # laid out
             top = app.query_one("#top", Static)
             lines = str(top.render()).splitlines()
             assert len(lines) == 2 and top.size.height == 2
             assert all(cell_len(line) <= 78 for line in lines)
-            assert lines[-1].endswith("60 s" if lang == "en" else "60秒")
+            assert re.search(r"⏱ \d+ s$" if lang == "en" else r"⏱ \d+秒$", lines[-1])
             assert named in lines[-1] and "·" not in (lines[0][-1], lines[1][0])
             assert squeezed(description) in squeezed(status_text(app))
             await pilot.press("f1")
