@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import sys
 
@@ -23,6 +24,12 @@ PROGRAM = ["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"]
 
 def run(*args: str, input: str | bytes | None = None):
     return CliRunner().invoke(cli, list(args), input=input)
+
+
+@pytest.fixture(autouse=True)
+def in_a_folder_of_its_own(tmp_path, monkeypatch):
+    """``play`` keeps the record of a game left unfinished in the current folder."""
+    monkeypatch.chdir(tmp_path)
 
 
 def played_record(tmp_path, n: int = 12, seed: int = 4) -> tuple[str, spaghetti.State]:
@@ -194,11 +201,49 @@ def test_play_full_game_against_random_always_answering_1(tmp_path):
     assert "unfinished" not in result.stdout
 
 
-def test_play_eof_leaves_the_game_unfinished_with_status_0():
+def test_play_eof_leaves_the_game_unfinished_with_status_0_and_keeps_its_record(tmp_path):
     result = run("play", "--vs", "random", "--seed", "3", input="1\n1\n")
     assert result.exit_code == 0
     assert "Game left unfinished after 4 moves." in result.stdout
     assert "Traceback" not in result.output
+    [kept] = tmp_path.glob("*-spaghetti-code-L1-2p.json")
+    assert f"Its record is in {kept.name}: go on with 'spaghetti play --load {kept.name}'." \
+        in result.stdout.replace("\n", "")
+    assert len(records.loads(kept.read_text()).history) == 4
+
+
+def test_play_quit_keeps_the_unfinished_game_in_the_save_file_and_says_so(tmp_path):
+    save = tmp_path / "mine.json"
+    result = run("play", "--seed", "2", "--save", str(save), input="1\nquit\n")
+    assert result.exit_code == 0
+    assert f"Its record is in {save}" in result.stdout.replace("\n", "")
+    assert len(records.loads(save.read_text()).history) == 1
+    assert list(tmp_path.glob("2*.json")) == []  # no second copy
+
+
+def test_play_interrupted_by_sigint_keeps_the_record_and_exits_130(tmp_path):
+    """Ctrl+C in line mode (SIGINT) while the person thinks: the record is kept, the file named,
+    and the status is the shell's for an interrupt."""
+    game = subprocess.Popen([sys.executable, "-m", "spaghetti", "play", "--vs", "random",
+                             "--seed", "3", "--plain"], cwd=tmp_path, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert game.stdin is not None and game.stdout is not None
+    game.stdin.write("1\n")
+    game.stdin.flush()
+    seen = ""
+    while seen.count("Red > ") < 2:  # asked for the second move: the first is played
+        char = game.stdout.read(1)
+        assert char, seen
+        seen += char
+    game.send_signal(signal.SIGINT)
+    out, err = game.communicate(timeout=60)
+    assert game.returncode == 130, err
+    assert "Traceback" not in err
+    [kept] = tmp_path.glob("*.json")
+    assert "Game left unfinished after 2 moves." in out
+    assert kept.name in out.replace("\n", "")
+    assert len(records.loads(kept.read_text()).history) == 2
 
 
 def test_play_human_vs_human_uses_both_colours_and_notation():

@@ -144,7 +144,9 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "prompt_hint": ("Type a number or an option (help: commands)",
                     "番号か選択肢を入力 (help でコマンド一覧)"),
     "help": (
-        "Type the number of an option, or the option itself (e.g. 'flag 2.0').\n"
+        "Type the number of an option, or the option itself (e.g. 'flag 2.0'). A number counts\n"
+        "the options from 1 as listed, in the full-screen game too; a card goes by its\n"
+        "position in notation ('place 2').\n"
         "Commands:\n"
         "  undo        take back your last move (and the computer's moves after it)\n"
         "  save FILE   save the game record to FILE\n"
@@ -153,8 +155,11 @@ _STRINGS: dict[str, tuple[str, str]] = {
         "  declare N   at a repeated position: seat N declares a stalemate\n"
         "              (any player still in the game may)\n"
         "  help        show this help\n"
-        "  quit        leave the game (it stays unfinished)",
+        "  quit        leave the game (an unfinished game's record is kept, and its file named;\n"
+        "              Ctrl+C does the same, with exit status 130)",
         "選択肢の番号か、選択肢そのもの（例: 'flag 2.0'）を入力してください。\n"
+        "番号は一覧の選択肢を1から数えたもので、全画面のゲームでも同じです。\n"
+        "カードは記法の位置で指定します（'place 2'）。\n"
         "コマンド:\n"
         "  undo        直前の自分の手を取り消す（その後のコンピュータの手も）\n"
         "  save FILE   棋譜を FILE に保存する\n"
@@ -163,7 +168,8 @@ _STRINGS: dict[str, tuple[str, str]] = {
         "  declare N   繰り返し局面で、席 N が膠着状態を宣言する\n"
         "              （残っているプレイヤーなら誰でも）\n"
         "  help        このヘルプを表示する\n"
-        "  quit        ゲームをやめる（未完了のまま）"),
+        "  quit        ゲームをやめる（未完了のゲームの棋譜は保存し、そのファイル名を表示。\n"
+        "              Ctrl+C も同じ。終了ステータスは 130）"),
     "bad_input": ("Not an option here: {text!r}. Type a number from 1 to {n}, an option, or 'help'.",
                   "ここでは選べません: {text!r}。1から{n}の番号、選択肢、または 'help' を入力してください。"),
     "clock_prompt": ("[{s} s] ", "[{s}秒] "),
@@ -206,6 +212,8 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "autosave_created": ("Created the folder {dir} for the records of finished games.",
                          "終わったゲームの棋譜を保存するフォルダ {dir} を作りました。"),
     "unfinished": ("Game left unfinished after {n} moves.", "ゲームは{n}手で未完了のまま終了しました。"),
+    "kept_unfinished": ("Its record is in {file}: go on with 'spaghetti play --load {file}'.",
+                        "棋譜は {file} にあります。続きは 'spaghetti play --load {file}' で。"),
     "won.elimination": ("{p} wins: every other player was eliminated.",
                         "{p}の勝ち: ほかのプレイヤーが全員脱落しました。"),
     "won.stalemate": ("{p} wins by the stalemate tie-break (the position repeated).",

@@ -233,14 +233,19 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
 
     On a terminal the game is full screen: move to a card, flag or player with the arrow keys
     (or click it) and press Enter, or type the option in notation (e.g. 'flag 2.0'; Tab
-    completes, Up and Down recall). PageUp and PageDown step through the moves played; F1 shows
-    the keys. For line mode, give --plain.
+    completes, Up and Down recall) or its number. PageUp and PageDown step through the moves
+    played; F1 shows the keys and commands. For line mode, give --plain.
 
     Line mode (--plain, or when standard input or output is not a terminal): at each decision
     the legal options are listed with numbers; type a number or the option itself. Moves with a
     single option are played for you, and computer seats play by themselves. Commands: undo,
     save FILE, hint, help, quit. Input may be piped in: the game stops cleanly (status 0) at the
     end of the input.
+
+    In both, a number is the option's number, counted from 1 (a card goes by its position in
+    the notation: 'place 2'). A game left unfinished (quit, Ctrl+Q, Ctrl+C, the end of the
+    input) keeps its record, in the --save file or else a new file in the --autosave folder or
+    the current one, and says where; the exit status is 130 after Ctrl+C (SIGINT), else 0.
 
     \b
     Examples:
@@ -298,12 +303,12 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
             fresh = game.new_state(names, None if names else new_seed)
             return Setup(fresh, seats_for(new_seed), None if names else new_seed, computer)
 
-        farewell = run_app(Setup(state, seats_for(ai_seed), shown_seed, computer), lang=lang,
-                           save_path=save_path, autosave_dir=autosave_dir,
-                           move_clock=move_clock, rematch=rematch)
+        farewell, status = run_app(Setup(state, seats_for(ai_seed), shown_seed, computer),
+                                   lang=lang, save_path=save_path, autosave_dir=autosave_dir,
+                                   move_clock=move_clock, rematch=rematch)
         if farewell:
             click.echo(farewell)
-        sys.exit(0)
+        sys.exit(status)
     session = Session(state, seats_for(ai_seed), lang=lang, console=_console(),
                       save_path=save_path, move_clock=move_clock, seed=shown_seed,
                       autosave_dir=autosave_dir, opponent=computer)

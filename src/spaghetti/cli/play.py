@@ -34,6 +34,7 @@ HUMAN, COMPUTER, FORCED = "human", "computer", "forced"
 class TimeUp(Exception):
     """A person's move clock ran out."""
 QUIT_WORDS = {"quit", "exit", "q"}
+INTERRUPTED = 130  # the exit status of a game interrupted by Ctrl+C (SIGINT), as shells use
 HINT_ITERATIONS = 3000  # the hint's MCTS budget (about half a second)
 
 
@@ -240,7 +241,16 @@ class Session:
     # ------------------------------------------------------------------ the loop
 
     def run(self) -> int:
-        """Play until the game ends, the user quits, or input ends. The exit status (0)."""
+        """Play until the game ends, the user quits, or input ends: the exit status (0, or
+        :data:`INTERRUPTED` after Ctrl+C, wherever it comes: while a person or the computer
+        thinks)."""
+        try:
+            return self._loop()
+        except KeyboardInterrupt:
+            self.say("")
+            return self._leave(INTERRUPTED)
+
+    def _loop(self) -> int:
         dirty = True
         if self.opponent is not None:
             self.say(t(f"ai.{self.opponent}", self.lang), "dim")
@@ -274,9 +284,6 @@ class Session:
                 dirty = True
                 continue
             except EOFError:
-                self.say("")
-                return self._leave()
-            except KeyboardInterrupt:
                 self.say("")
                 return self._leave()
             result = self.handle(line)
@@ -360,11 +367,28 @@ class Session:
             return
         self.say(t("saved", self.lang, file=path), "green")
 
-    def _leave(self) -> int:
-        if self.save_path:
-            self._autosave()
-        self.say(t("unfinished", self.lang, n=len(self.state.history)), "bold")
-        return 0
+    def leaving(self) -> list[tuple[str, str]]:
+        """What to say (with styles) when a person leaves an unfinished game: that it is, and
+        where its record is kept for ``play --load`` to go on with (the --save file, else a new
+        file in the --autosave folder or the current one). Nothing for a finished game."""
+        state = self.state
+        if state.is_over:
+            return []
+        lines = [(t("unfinished", self.lang, n=len(state.history)), "bold")]
+        if state.history:
+            try:
+                path = self.save_path or str(autosave_path(state, self.autosave_dir or "."))
+                self.save(path)
+            except OSError as exc:
+                lines.append((t("save_failed", self.lang, err=exc), "bold red"))
+            else:
+                lines.append((t("kept_unfinished", self.lang, file=path), "green"))
+        return lines
+
+    def _leave(self, status: int = 0) -> int:
+        for text, style in self.leaving():
+            self.say(text, style)
+        return status
 
     def handle(self, line: str) -> str:
         """One line of input: "moved", "quit", or "" (nothing changed)."""

@@ -14,7 +14,9 @@ think in a worker thread on a copy of the state, so the screen never freezes.
 
 from __future__ import annotations
 
+import asyncio
 import io
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, OptionList, Static
 
@@ -36,31 +39,66 @@ from ..core.state import State
 from ..core.view import REFEREE, knows_card
 from ..i18n import colour, mark, option_label, style, t
 from .changes import Changes, changes
-from .play import COMPUTER, FORCED, HUMAN, Session, autosave_finished, autosave_path, hint_lines
 from ..render import decision_line, expansions_text, result_line
+from .play import (COMPUTER, FORCED, HUMAN, INTERRUPTED, Session, autosave_finished,
+                   autosave_path, hint_lines)
 
 CARD_WIDTH = 16  # a card's width on the board, its border included
 CARD_GAP = 1
+STATUS_LINES = 7  # the most lines of the decision and the messages under the board
 
 # The words of the full-screen game (the rest are i18n's, shared with line mode).
 _WORDS: dict[str, tuple[str, str]] = {
-    "keys": ("F1 keys · F2 hint · ←→ choose · Enter play · PgUp/PgDn moves · Ctrl+Q quit",
-             "F1 操作 · F2 ヒント · ←→ 選ぶ · Enter 決定 · PgUp/PgDn 手順 · Ctrl+Q 終了"),
-    "keys_help": (
-        "Arrow keys: move between the options (cards, flags, numbers, players, buttons); Enter "
-        "plays the one marked. Or type an option (flag 2.0) or a card's number; Tab completes, "
-        "Up/Down recall. PgUp/PgDn or the move list: step through the game, Esc: back. "
-        "Commands: hint, undo, save FILE, declare N, quit.",
-        "矢印キー: 選択肢（カード・フラグ・数値・プレイヤー・ボタン）を移動、Enter で決定。"
-        "または選択肢（flag 2.0）やカードの番号を入力。Tab で補完、↑↓ で履歴。"
-        "PgUp/PgDn または手順リスト: 手を振り返る、Esc: 戻る。"
-        "コマンド: hint, undo, save FILE, declare N, quit。"),
+    "keys": ("F1 help · F2 hint · ←→ choose · Enter play · PgUp/PgDn moves · Ctrl+Q quit",
+             "F1 ヘルプ · F2 ヒント · ←→ 選ぶ · Enter 決定 · PgUp/PgDn 手順 · Ctrl+Q 終了"),
+    # While the input line has the focus, the keys do what they do there.
+    "keys_input": ("Enter send · Tab complete · ↑↓ earlier lines · Esc back to the board · F1 help",
+                   "Enter 送信 · Tab 補完 · ↑↓ 履歴 · Esc 盤面に戻る · F1 ヘルプ"),
+    "help_title": ("Keys and commands", "操作とコマンド"),
+    "help": (
+        "←→↑↓      move between the options: cards, flags, numbers, players, buttons\n"
+        "Enter     play the option marked (a click plays one at once)\n"
+        "F2        hint: the option recommended becomes the one marked\n"
+        "PgUp PgDn step through the moves played (or Tab to the move list); Esc: back\n"
+        "Ctrl+Q    leave; an unfinished game's record is kept and its file named\n"
+        "Ctrl+C    the same, with exit status 130 (interrupted)\n"
+        "\n"
+        "The input line, at the bottom: type an option in notation (place 3, flag 2.0, "
+        "run), or a number: the option of that number, counted from 1 as shown before "
+        "the option marked and on the buttons (as in line mode; a card goes by its "
+        "position in notation: place 3). Typing anywhere goes to the line. There, Tab "
+        "completes, Up and Down recall earlier lines; Enter sends the line and gives "
+        "the arrow keys back to the board (so does Esc).\n"
+        "\n"
+        "Commands: hint, undo, save [FILE], declare N, help, quit",
+        "←→↑↓      選択肢（カード・フラグ・数値・プレイヤー・ボタン）を移動\n"
+        "Enter     選んでいる選択肢に決定（クリックならすぐ決定）\n"
+        "F2        ヒント: 勧める選択肢が選ばれた状態になる\n"
+        "PgUp PgDn 指した手を振り返る（Tab で手順リストへ）。Esc で戻る\n"
+        "Ctrl+Q    終了。未完了のゲームは棋譜を保存し、そのファイル名を表示\n"
+        "Ctrl+C    同じく終了（終了ステータス 130: 中断）\n"
+        "\n"
+        "下の入力欄: 選択肢を記法で（place 3、flag 2.0、run）、または番号を入力。"
+        "番号は選択肢を1から数えたもので、選んでいる選択肢の前とボタンに表示されます"
+        "（行モードと同じ。カードは記法の位置で: place 3）。どこで入力しても入力欄に"
+        "入ります。入力欄では Tab で補完、↑↓ で履歴。Enter で送信すると矢印キーは"
+        "盤面に戻ります（Esc も同じ）。\n"
+        "\n"
+        "コマンド: hint, undo, save [FILE], declare N, help, quit"),
+    "help_close": ("Esc, Enter or F1 closes this help.", "Esc、Enter、F1 でヘルプを閉じます。"),
+    # The computer's difficulty in the top line; its whole description is said at the start
+    # and in the help.
+    "vs.random": ("vs random", "相手: ランダム"),
+    "vs.easy": ("vs easy", "相手: やさしい"),
+    "vs.normal": ("vs normal", "相手: ふつう"),
+    "vs.hard": ("vs hard", "相手: つよい"),
+    "vs.perfect": ("vs perfect", "相手: 完全"),
     "moves": ("Moves", "手順"),
     "cpu": ("cpu", "CPU"),
     "you": ("you", "あなた"),
     "placeholder": ("type an option (Tab completes) or a command: hint, undo, save FILE",
                     "選択肢を入力（Tab で補完）、またはコマンド: hint, undo, save FILE"),
-    "chosen": ("→ {option}: {label}", "→ {option}: {label}"),
+    "chosen": ("→ {n}) {option}: {label}", "→ {n}) {option}: {label}"),
     "review": ("Reviewing move {k} of {n}: PgUp/PgDn step, Esc back to the game.",
                "{n}手中{k}手目を表示中: PgUp/PgDn で移動、Esc でゲームに戻る。"),
     "review_start": ("Reviewing the start (move 0 of {n}): PgDn steps, Esc back to the game.",
@@ -70,8 +108,8 @@ _WORDS: dict[str, tuple[str, str]] = {
     "wait": ("The computer is thinking: wait for its move.",
              "コンピュータが考え中です。手を待ってください。"),
     "not_yours": ("It is not your turn.", "あなたの手番ではありません。"),
-    "no_card": ("Card {n} is not an option here. Options: {legal}",
-                "カード{n}はここでは選べません。選択肢: {legal}"),
+    "no_number": ("There is no option {n}: the options are numbered 1 to {count}.",
+                  "選択肢{n}はありません。番号は1から{count}までです。"),
     "bad": ("Not an option here: {text!r}. Options: {legal}",
             "ここでは選べません: {text!r}。選択肢: {legal}"),
     "over": ("Game over: save, rematch, replay or quit.",
@@ -92,6 +130,15 @@ def w(key: str, lang: str, **kwargs) -> str:
     en, ja = _WORDS[key]
     text = ja if lang == "ja" else en
     return text.format(**kwargs) if kwargs else text
+
+
+@dataclass
+class Notice:
+    """A message under the decision. It lasts until the person's next input; a hint only as
+    long as the position it was given for (``at``: the game's generation and its moves)."""
+
+    text: Text
+    at: tuple[int, int] | None = None
 
 
 @dataclass
@@ -126,6 +173,39 @@ def card_option(state: State, legal: Sequence[str], index: int) -> str | None:
     return None
 
 
+def packed(pieces: Sequence[Text], width: int,
+           gap: Text) -> tuple[list[Text], list[tuple[int, int, int]]]:
+    """``pieces`` in lines of ``width`` cells (at least 20), broken between pieces only, with
+    ``gap`` between two on a line; and where each went: (line, from, to)."""
+    width = max(20, width)
+    lines = [Text()]
+    places = []
+    for piece in pieces:
+        line = lines[-1]
+        if line.cell_len and line.cell_len + gap.cell_len + piece.cell_len > width:
+            line = Text()
+            lines.append(line)
+        if line.cell_len:
+            line.append_text(gap)
+        places.append((len(lines) - 1, line.cell_len, line.cell_len + piece.cell_len))
+        line.append_text(piece)
+    return lines, places
+
+
+def first_harmless(state: State, legal: Sequence[str]) -> int:
+    """The option to mark first: the first that does not cost the mover a life (Bug or
+    ForkBomb aimed at themselves), unless every option does."""
+    mover = state.to_move
+    if mover is None:
+        return 0
+    for k, option in enumerate(legal):
+        after = state.copy()
+        after.apply(option)
+        if after.lives[mover] >= state.lives[mover]:
+            return k
+    return 0
+
+
 def drawn_on_card(option: str) -> tuple[int, str] | None:
     """Where an option is drawn on the board: ``(card, kind)`` for a card, flag or number."""
     words = option.split()
@@ -144,10 +224,11 @@ class _Model(Session):
     to the screen's notices instead."""
 
     def __init__(self, setup: Setup, lang: str, say: Callable[[str, str | None], None],
-                 save_path: str | None):
+                 save_path: str | None, autosave_dir: str | None):
         super().__init__(setup.state, setup.players, lang=lang,
                          console=Console(file=io.StringIO()), save_path=save_path,
-                         seed=setup.seed, clear=False, opponent=setup.opponent)
+                         seed=setup.seed, clear=False, opponent=setup.opponent,
+                         autosave_dir=autosave_dir)
         self._say = say
 
     def say(self, text: str, style: str | None = None) -> None:
@@ -197,9 +278,14 @@ class Board(VerticalScroll, can_focus=True):
         if isinstance(app, GameApp):
             app.step_choice(delta)
 
-    def action_play(self) -> None:
+    async def action_play(self) -> None:
         app = self.app
-        if isinstance(app, GameApp):
+        if not isinstance(app, GameApp):
+            return
+        box = app.query_one("#cmd", CommandInput)
+        if box.value.strip():  # keys of a burst that ran ahead of the focus: send the line
+            await box.action_submit()
+        else:
             app.play_selected()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -208,11 +294,21 @@ class Board(VerticalScroll, can_focus=True):
             app.call_after_refresh(app.fit)
 
     def on_key(self, event: events.Key) -> None:
-        if event.is_printable and event.character and event.character.strip():
-            box = self.app.query_one("#cmd", CommandInput)
-            box.focus()
-            box.insert_text_at_cursor(event.character)
+        # Spaces too: in a burst of keys (a paste, a terminal multiplexer) those after the
+        # first arrive here before the focus has moved to the input line.
+        if event.is_printable and event.character:
+            self._type(event.character)
             event.stop()
+
+    def on_paste(self, event: events.Paste) -> None:
+        if event.text:
+            self._type(event.text.splitlines()[0])
+            event.stop()
+
+    def _type(self, text: str) -> None:
+        box = self.app.query_one("#cmd", CommandInput)
+        box.focus()
+        box.insert_text_at_cursor(text)
 
 
 class CommandInput(Input):
@@ -251,6 +347,31 @@ class CommandInput(Input):
             self.screen.focus_next()
 
 
+class HelpScreen(ModalScreen[None]):
+    """F1 or ``help``: the keys, the input line and the commands, over the game."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    #help { width: 80; max-width: 100%; height: auto; max-height: 100%; padding: 0 1;
+            border: round $accent; background: $surface; border-title-align: left; }
+    """
+    BINDINGS = [Binding("escape,enter,f1,q", "dismiss", show=False)]
+
+    def __init__(self, lang: str, opponent: str | None) -> None:
+        super().__init__()
+        self.lang = lang
+        self.opponent = opponent
+
+    def compose(self) -> ComposeResult:
+        text = Text(w("help", self.lang))
+        if self.opponent is not None:
+            text.append("\n" + t(f"ai.{self.opponent}", self.lang), style="dim")
+        text.append("\n" + w("help_close", self.lang), style="bold")
+        box = VerticalScroll(Static(text), id="help")
+        box.border_title = w("help_title", self.lang)
+        yield box
+
+
 class GameApp(App[None]):
     """The full-screen game. ``rematch`` makes the next game's setup (None: no rematch)."""
 
@@ -273,15 +394,17 @@ class GameApp(App[None]):
     #seats { height: auto; }
     #extras { height: auto; }
     #moves-title { height: 1; text-style: bold underline; }
-    #moves { height: 1fr; border: none; padding: 0; }
-    #status { height: auto; max-height: 7; padding: 0 1; }
+    #moves { height: 1fr; border: none; padding: 0; scrollbar-gutter: stable; }
+    #status { height: auto; max-height: %d; padding: 0 1; }
     #actions { height: auto; padding: 0 1; }
     #cmd { height: 1; border: none; padding: 0 1; }
     #keys { height: 1; background: $panel; padding: 0 1; color: $text-muted; }
-    """
+    """ % STATUS_LINES
 
     BINDINGS = [
         Binding("f1", "keys", show=False),
+        # The terminal's interrupt key: Textual reads it as a key, not as SIGINT.
+        Binding("ctrl+c", "interrupt", show=False, priority=True),
         Binding("f2", "hint", show=False),
         Binding("pageup", "review(-1)", show=False, priority=True),
         Binding("pagedown", "review(1)", show=False, priority=True),
@@ -300,7 +423,7 @@ class GameApp(App[None]):
         self.move_clock = move_clock
         self.rematch = rematch
         self.hint_iterations = hint_iterations
-        self.notices: list[tuple[str, str | None]] = []
+        self.notices: list[Notice] = []
         self.model = self._new_model(setup)
         self.generation = 0  # a new game or a take-back: late answers of workers are ignored
         self.thinking = False
@@ -317,7 +440,7 @@ class GameApp(App[None]):
     # ------------------------------------------------------------------ setup
 
     def _new_model(self, setup: Setup) -> _Model:
-        model = _Model(setup, self.lang_code, self.notice, self.save_path)
+        model = _Model(setup, self.lang_code, self.notice, self.save_path, self.autosave_dir)
         if self.hint_iterations is not None:
             model.hint_iterations = self.hint_iterations
         return model
@@ -345,8 +468,26 @@ class GameApp(App[None]):
         self.title = "spaghetti"
         self.query_one("#board").focus()
         self.set_interval(0.5, self._tick)
+        self._catch_sigint(True)
+        if self.model.opponent is not None:  # the top line has room for its name only
+            self.notice(t(f"ai.{self.model.opponent}", self.lang), "dim")
         self.fit()
         self.advance()
+
+    def on_unmount(self) -> None:
+        self._catch_sigint(False)
+
+    def _catch_sigint(self, on: bool) -> None:
+        """SIGINT from outside (``kill -INT``) leaves the game as Ctrl+C does, where the event
+        loop can take signals (Unix, the main thread)."""
+        try:
+            loop = asyncio.get_running_loop()
+            if on:
+                loop.add_signal_handler(signal.SIGINT, self.action_interrupt)
+            else:
+                loop.remove_signal_handler(signal.SIGINT)
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit()
@@ -366,7 +507,14 @@ class GameApp(App[None]):
     # ------------------------------------------------------------------ the game goes on
 
     def notice(self, text: str, style: str | None = None) -> None:
-        self.notices.append((text, style))
+        self.notices.append(Notice(Text(text, style=style or "")))
+
+    def _heard(self) -> None:
+        """The person does something: the messages so far have been read."""
+        self.notices.clear()
+
+    def _position(self) -> tuple[int, int]:
+        return self.generation, len(self.model.state.history)
 
     def advance(self) -> None:
         """Play what plays by itself (coin flips, forced moves), hand the computer's turn to a
@@ -449,6 +597,7 @@ class GameApp(App[None]):
 
     def choose(self, option: str) -> None:
         """Play ``option`` (a legal option, or at the end: save, rematch, replay, quit)."""
+        self._heard()
         state = self.model.state
         if state.is_over and option in END_OPTIONS:
             self._end_option(option)
@@ -498,11 +647,13 @@ class GameApp(App[None]):
         line = event.value.strip()
         box.remember(line)
         box.value = ""
+        self.query_one("#board").focus()  # the arrow keys and Enter choose again
         if line:
             self.command(line)
 
     def command(self, line: str) -> None:
-        """One typed line: an option in notation, a card's number, or a command."""
+        """One typed line: an option in notation, an option's number, or a command."""
+        self._heard()
         words = line.split()
         word = words[0].lower()
         state = self.model.state
@@ -532,14 +683,14 @@ class GameApp(App[None]):
                 return
             self.show()
             return
-        if line.isdigit() and self._human_to_move() and self.review is None:
-            option = card_option(state, state.legal(), int(line))
-            if option is None:
-                self.notice(w("no_card", self.lang, n=line, legal=", ".join(state.legal())),
+        if line.isdigit() and self.choices:  # as in line mode: the options counted from 1
+            number = N.whole_number(line)  # (None for "²" or thousands of digits)
+            if number is None or not 1 <= number <= len(self.choices):
+                self.notice(w("no_number", self.lang, n=line[:12], count=len(self.choices)),
                             "yellow")
                 self.show()
                 return
-            line = option
+            line = self.choices[number - 1]
         self.choose(line)
 
     def _undo(self) -> None:
@@ -612,35 +763,38 @@ class GameApp(App[None]):
     # ------------------------------------------------------------------ actions (keys)
 
     def action_keys(self) -> None:
-        self.notice(w("keys_help", self.lang), None)
-        self.show()
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.lang, self.model.opponent))
 
     def action_hint(self) -> None:
+        self._heard()
         state = self.model.state
         if not self._human_to_move() or self.hinting:
             self.notice(w("wait" if self.thinking else "not_yours", self.lang), "yellow")
             self.show()
             return
         self.hinting = True
-        self.notice(t("hint_thinking", self.lang), "dim")
+        self.notices.append(Notice(Text(t("hint_thinking", self.lang), style="dim"),
+                                   self._position()))
         self.show()
-        self._hint(state.copy(), self.generation, len(state.history))
+        self._hint(state.copy(), self._position())
 
     @work(thread=True, group="hint")
-    def _hint(self, state: State, generation: int, moves: int) -> None:
+    def _hint(self, state: State, at: tuple[int, int]) -> None:
         best, lines = hint_lines(state, self.lang, self.model.seed, self.model.hint_iterations)
         try:
-            self.call_from_thread(self._hinted, best, lines, generation, moves)
+            self.call_from_thread(self._hinted, best, lines, at)
         except RuntimeError:
             pass
 
-    def _hinted(self, best: str, lines: list[tuple[str, str | None]], generation: int,
-                moves: int) -> None:
+    def _hinted(self, best: str, lines: list[tuple[str, str | None]],
+                at: tuple[int, int]) -> None:
         self.hinting = False
-        if generation != self.generation or moves != len(self.model.state.history):
+        if at != self._position():
             return
-        self.notices = [n for n in self.notices if n[0] != t("hint_thinking", self.lang)]
-        self.notices.extend(lines)
+        hint = Text("\n").join(Text(text, style=style or "") for text, style in lines)
+        self.notices = [n for n in self.notices if n.at != at]  # "Looking for ..."
+        self.notices.append(Notice(hint, at))
         if best in self.choices:  # the option recommended is the one marked on the board
             self.selected = self.choices.index(best)
         self.show()
@@ -662,12 +816,16 @@ class GameApp(App[None]):
             self.query_one("#board").focus()
 
     def action_quit_game(self) -> None:
-        state = self.model.state
-        if self.save_path:
-            self.model._autosave()
-        if not state.is_over:
-            self.farewell = t("unfinished", self.lang, n=len(state.history))
-        self.exit()
+        self._leave(0)
+
+    def action_interrupt(self) -> None:
+        self._leave(INTERRUPTED)
+
+    def _leave(self, status: int) -> None:
+        """Ctrl+Q, Ctrl+C, SIGINT or ``quit``: an unfinished game's record is kept, and where
+        is said when the program ends."""
+        self.farewell = "\n".join(text for text, _ in self.model.leaving())
+        self.exit(return_code=status)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         # Only the person's own moves in the list (it has the focus): the list also moves when
@@ -726,7 +884,7 @@ class GameApp(App[None]):
             legal = state.legal()
             if legal != self.choices:
                 self.choices = legal
-                self.selected = 0
+                self.selected = first_harmless(state, legal)
         elif live and state.is_over:
             if self.choices != list(END_OPTIONS):
                 self.choices = list(END_OPTIONS)
@@ -745,7 +903,15 @@ class GameApp(App[None]):
         box.placeholder = w("placeholder", self.lang)
         box.suggester = SuggestFromList(
             [*self.choices, *COMMANDS] if live else list(COMMANDS), case_sensitive=False)
-        self.query_one("#keys", Static).update(w("keys", self.lang))
+        self._show_keys()
+
+    def _show_keys(self) -> None:
+        typing = isinstance(self.focused, CommandInput)
+        self.query_one("#keys", Static).update(w("keys_input" if typing else "keys", self.lang))
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if self._is_mounted_ready():
+            self._show_keys()
 
     def _is_mounted_ready(self) -> bool:
         try:
@@ -766,15 +932,15 @@ class GameApp(App[None]):
         if self.model.seed is not None:
             parts.insert(2, t("seed", lang, n=self.model.seed))
         if self.model.opponent is not None:
-            parts.append(t(f"ai.{self.model.opponent}", lang))
-        text = Text(game.rules.title_ja if lang == "ja" else game.rules.title, style="bold")
-        text.append(" · " + " · ".join(parts), style="dim")
+            parts.append(w(f"vs.{self.model.opponent}", lang))
+        pieces = [Text(game.rules.title_ja if lang == "ja" else game.rules.title, style="bold"),
+                  *(Text(part, style="dim") for part in parts)]
         if self.deadline is not None and self.review is None:
             left = max(0, round(self.deadline - time.monotonic()))
-            text.append(" · ")
-            text.append(w("clock", lang, s=left), style="bold yellow" if left > 10 else
-                        "bold red")
-        self.query_one("#top", Static).update(text)
+            pieces.append(Text(w("clock", lang, s=left),
+                               style="bold yellow" if left > 10 else "bold red"))
+        lines, _ = packed(pieces, self.size.width - 2, Text(" · ", style="dim"))
+        self.query_one("#top", Static).update(Text("\n").join(lines))
 
     def _show_cards(self, state: State, marks: Changes | None, viewer, chosen: str | None) -> None:
         grid = self.query_one("#cards")
@@ -947,6 +1113,8 @@ class GameApp(App[None]):
             self._log_size = len(log)
         if described is not None and described <= moves.option_count:
             moves.highlighted = described - 1  # the move marked on the board
+            if self.review is None:  # the newest move, whole, once its lines are laid out
+                moves.call_after_refresh(moves.scroll_end, animate=False, immediate=True)
         elif described is None:
             moves.highlighted = None
             moves.scroll_home(animate=False)
@@ -972,46 +1140,41 @@ class GameApp(App[None]):
         else:
             parts.append(decision_line(state, lang))
             if chosen is not None:
-                parts.append(Text(w("chosen", lang, option=chosen,
+                parts.append(Text(w("chosen", lang, n=self.selected + 1, option=chosen,
                                     label=option_label(state, chosen, lang)), style="cyan"))
         if marks is not None and marks.gone:
             names = ", ".join(f"{name} ({i})" for i, name in marks.gone)
             parts.append(Text(w("gone", lang, cards=names), style="yellow"))
-        for text, notice_style in self.notices[-4:]:
-            parts.append(Text(text, style=notice_style or ""))
-        self.notices = self.notices[-4:]
-        self.query_one("#status", Static).update(Text("\n").join(parts))
+        # A hint speaks of the position it was given for only.
+        self.notices = [n for n in self.notices if n.at is None or n.at == self._position()]
+        width = max(10, self.size.width - 2)
+        shown = [n.text for n in self.notices]
+        lines = Text("\n").join([*parts, *shown]).wrap(self.console, width)
+        while len(lines) > STATUS_LINES and len(shown) > 1:  # the newest is the one to see
+            shown.pop(0)
+            lines = Text("\n").join([*parts, *shown]).wrap(self.console, width)
+        self.query_one("#status", Static).update(Text("\n").join(lines[-STATUS_LINES:]))
 
     def _show_actions(self, state: State, chosen: str | None) -> None:
         """The options not drawn on a card or a player (pass, run, done, ...; at the end: save,
         rematch, replay, quit), as buttons."""
         chips: list[tuple[Text, str]] = []
-        for option in self.choices:
+        for n, option in enumerate(self.choices, 1):
             if drawn_on_card(option) is not None or option.startswith("player "):
                 continue
             label = w(f"opt.{option}", self.lang) if option in END_OPTIONS else option
-            chips.append((Text(f"[ {label} ]", style="bold" + (" reverse" if option == chosen
-                                                                 else "")), option))
+            chips.append((Text(f"[ {n}) {label} ]", style="bold" + (
+                " reverse" if option == chosen else "")), option))
         actions = self.query_one("#actions", Spots)
-        width = max(20, self.size.width - 2)
-        lines: list[Text] = [Text()]
-        spots = []
-        for chip, option in chips:  # in lines of the screen's width
-            row = lines[-1]
-            if row.cell_len and row.cell_len + 1 + chip.cell_len > width:
-                row = Text()
-                lines.append(row)
-            if row.cell_len:
-                row.append(" ")
-            spots.append((len(lines) - 1, row.cell_len, row.cell_len + chip.cell_len, option))
-            row.append_text(chip)
+        lines, places = packed([chip for chip, _ in chips], self.size.width - 2, Text(" "))
         actions.update(Text("\n").join(lines))
-        actions.spots = spots
-        actions.display = bool(spots)
+        actions.spots = [(*place, option) for place, (_, option) in zip(places, chips)]
+        actions.display = bool(chips)
 
 
-def run_app(setup: Setup, **kwargs) -> str:
-    """Play in full screen until the person quits; what to say afterwards (or "")."""
+def run_app(setup: Setup, **kwargs) -> tuple[str, int]:
+    """Play in full screen until the person leaves: what to say afterwards (or ""), and the
+    exit status (:data:`~spaghetti.cli.play.INTERRUPTED` after Ctrl+C or SIGINT, else 0)."""
     app = GameApp(setup, **kwargs)
     app.run()
-    return app.farewell
+    return app.farewell, app.return_code or 0
