@@ -683,6 +683,7 @@ def test_the_move_list_ends_with_the_newest_move_whole(variant, players, seed, m
 def test_leaving_an_unfinished_game_keeps_its_record_and_says_where(how, status, tmp_path):
     """Ctrl+Q, quit, Ctrl+C and SIGINT from outside all keep the record (here in the --autosave
     folder) and name it; the status is 130 for an interrupt."""
+    (tmp_path / "kept").mkdir()  # (play checks or makes it before the game)
     app = new_app(autosave_dir=str(tmp_path / "kept"))
 
     async def play() -> None:

@@ -144,9 +144,9 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "prompt_hint": ("Type a number or an option (help: commands)",
                     "番号か選択肢を入力 (help でコマンド一覧)"),
     "help": (
-        "Type the number of an option, or the option itself (e.g. 'flag 2.0'). A number counts\n"
-        "the options from 1 as listed, in the full-screen game too; a card goes by its\n"
-        "position in notation ('place 2').\n"
+        "Type the number of an option, or the option itself (e.g. 'flag 2.0'). A number\n"
+        "counts the options from 1 as listed, in the full-screen game too; a card goes by\n"
+        "its position in notation ('place 2').\n"
         "Commands:\n"
         "  undo        take back your last move (and the computer's moves after it)\n"
         "  save FILE   save the game record to FILE\n"
@@ -155,8 +155,8 @@ _STRINGS: dict[str, tuple[str, str]] = {
         "  declare N   at a repeated position: seat N declares a stalemate\n"
         "              (any player still in the game may)\n"
         "  help        show this help\n"
-        "  quit        leave the game (an unfinished game's record is kept, and its file named;\n"
-        "              Ctrl+C does the same, with exit status 130)",
+        "  quit        leave the game (an unfinished game's record is kept, its file\n"
+        "              named; Ctrl+C does the same, with exit status 130)",
         "選択肢の番号か、選択肢そのもの（例: 'flag 2.0'）を入力してください。\n"
         "番号は一覧の選択肢を1から数えたもので、全画面のゲームでも同じです。\n"
         "カードは記法の位置で指定します（'place 2'）。\n"
@@ -168,8 +168,8 @@ _STRINGS: dict[str, tuple[str, str]] = {
         "  declare N   繰り返し局面で、席 N が膠着状態を宣言する\n"
         "              （残っているプレイヤーなら誰でも）\n"
         "  help        このヘルプを表示する\n"
-        "  quit        ゲームをやめる（未完了のゲームの棋譜は保存し、そのファイル名を表示。\n"
-        "              Ctrl+C も同じ。終了ステータスは 130）"),
+        "  quit        ゲームをやめる（未完了のゲームの棋譜は保存し、\n"
+        "              そのファイル名を表示。Ctrl+C も同じ。終了ステータスは 130）"),
     "bad_input": ("Not an option here: {text!r}. Type a number from 1 to {n}, an option, or 'help'.",
                   "ここでは選べません: {text!r}。1から{n}の番号、選択肢、または 'help' を入力してください。"),
     "clock_prompt": ("[{s} s] ", "[{s}秒] "),

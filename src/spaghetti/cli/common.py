@@ -22,6 +22,17 @@ from ..custom_cards import loads as load_cards
 from ..errors import RecordError, SetupError
 
 
+def data_folder() -> str:
+    """spaghetti's folder of user data (platformdirs' choice where it is installed): where a
+    command keeps what the user did not say where to put, never the current folder."""
+    try:
+        from platformdirs import user_data_dir
+    except ImportError:
+        base = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
+        return os.path.join(base, "spaghetti")
+    return user_data_dir("spaghetti", appauthor=False)
+
+
 def counted(n: int, noun: str) -> str:
     """``n`` and an English noun, plural unless one: "1 action", "3 actions"."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

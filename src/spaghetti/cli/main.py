@@ -245,7 +245,7 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
     In both, a number is the option's number, counted from 1 (a card goes by its position in
     the notation: 'place 2'). A game left unfinished (quit, Ctrl+Q, Ctrl+C, the end of the
     input) keeps its record, in the --save file or else a new file in the --autosave folder or
-    the current one, and says where; the exit status is 130 after Ctrl+C (SIGINT), else 0.
+    else in unfinished/ of the user data folder, and says where; the exit status is 130 after Ctrl+C (SIGINT), else 0.
 
     \b
     Examples:

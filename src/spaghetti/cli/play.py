@@ -7,6 +7,7 @@ played by themselves; every move goes into the record.
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import sys
@@ -27,6 +28,7 @@ from ..core.state import State
 from ..errors import IllegalOptionError, NotationError
 from ..i18n import colour, describe, lang_for, option_label, t
 from ..render import render
+from .common import data_folder
 
 HUMAN, COMPUTER, FORCED = "human", "computer", "forced"
 
@@ -370,20 +372,30 @@ class Session:
     def leaving(self) -> list[tuple[str, str]]:
         """What to say (with styles) when a person leaves an unfinished game: that it is, and
         where its record is kept for ``play --load`` to go on with (the --save file, else a new
-        file in the --autosave folder or the current one). Nothing for a finished game."""
+        file in the --autosave folder, else in the user data folder's ``unfinished``, never the
+        current folder by surprise). Nothing for a finished game."""
         state = self.state
         if state.is_over:
             return []
         lines = [(t("unfinished", self.lang, n=len(state.history)), "bold")]
         if state.history:
             try:
-                path = self.save_path or str(autosave_path(state, self.autosave_dir or "."))
+                path = self.save_path or str(autosave_path(state, self._keep_folder()))
                 self.save(path)
             except OSError as exc:
                 lines.append((t("save_failed", self.lang, err=exc), "bold red"))
             else:
                 lines.append((t("kept_unfinished", self.lang, file=path), "green"))
         return lines
+
+    def _keep_folder(self) -> str:
+        """Where an unfinished game's record goes without --save: the --autosave folder, else
+        ``unfinished`` in the user data folder (made now: it is the program's own)."""
+        if self.autosave_dir:
+            return self.autosave_dir
+        folder = os.path.join(data_folder(), "unfinished")
+        os.makedirs(folder, exist_ok=True)
+        return folder
 
     def _leave(self, status: int = 0) -> int:
         for text, style in self.leaving():

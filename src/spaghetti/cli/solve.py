@@ -16,7 +16,8 @@ from rich.console import Console
 
 from ..errors import SetupError, SpaghettiError
 from . import common
-from .common import check_table_mb, command_started, parse_program, read_record_data
+from .common import (check_table_mb, command_started, data_folder, parse_program,
+                     read_record_data)
 
 PLAYER_NAMES = ("seat 0 (first player)", "seat 1 (second player)")
 
@@ -232,7 +233,7 @@ def solve_level1(output: str | None, workers: int | None, time_limit: float, lim
     for option, path in (("--output", output), ("--markdown", md_path), ("--tables", tables)):
         _check_folder(option, path)
     if output is None:  # spaghetti's own folder of user data: made if need be
-        folder = _data_folder()
+        folder = data_folder()
         os.makedirs(folder, exist_ok=True)
         output = os.path.join(folder, "level1.json")
     try:
@@ -319,16 +320,6 @@ def _cpus() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def _data_folder() -> str:
-    """spaghetti's folder of user data (platformdirs' choice where it is installed)."""
-    try:
-        from platformdirs import user_data_dir
-    except ImportError:
-        base = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
-        return os.path.join(base, "spaghetti")
-    return user_data_dir("spaghetti", appauthor=False)
 
 
 def _check_folder(option: str, path: str | None) -> None:
