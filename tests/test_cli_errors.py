@@ -206,6 +206,12 @@ def test_an_experiment_file_that_is_not_text_is_one_line(tmp_path):
                                       "of seconds (see 'spaghetti play --help')"),
     (["play", "--move-clock", "inf"], "invalid value for '--move-clock': inf is not in the "
                                       "range 1<=x<=86400 (see 'spaghetti play --help')"),
+    (["solve", "{record}", "--time-limit", "nan"], "invalid value for '--time-limit': 'nan' is "
+                                                   "not a number of seconds (see 'spaghetti "
+                                                   "solve --help')"),
+    (["solve-level1", "--time-limit", "inf"], "invalid value for '--time-limit': inf is not in "
+                                              "the range 0.1<=x<=10000000 (see 'spaghetti "
+                                              "solve-level1 --help')"),
 ])
 def test_a_number_python_cannot_read_or_use_is_one_line(tmp_path, args, line):
     record = tmp_path / "game.json"

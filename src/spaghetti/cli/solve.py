@@ -16,7 +16,7 @@ from rich.console import Console
 
 from ..errors import SetupError, SpaghettiError
 from . import common
-from .common import (check_table_mb, command_started, data_folder, parse_program,
+from .common import (Seconds, check_table_mb, command_started, data_folder, parse_program,
                      read_record_data)
 
 PLAYER_NAMES = ("seat 0 (first player)", "seat 1 (second player)")
@@ -69,7 +69,7 @@ def _progress(status, start: float, deadline: float | None):
               help="Solve from the empty board at this level (the solver covers level 1).")
 @click.option("--program", metavar="A,B,C,D,E", default=None,
               help="With --level: the program, card names in order, separated by commas.")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=None, metavar="SECONDS",
+@click.option("--time-limit", type=Seconds(0.1, 10_000_000), default=None, metavar="SECONDS",
               help="Give up after this many seconds from the start of the command, reading "
                    "the record included: the answer is then 'undecided' (exit status 3).")
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
@@ -180,7 +180,7 @@ def _undecided(exc, time_limit: float, seat: int, as_json: bool) -> None:
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes in the local pool, at most the CPUs of this machine "
                    "[default: 2, or 1 on a machine of one CPU]")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
+@click.option("--time-limit", type=Seconds(0.1, 10_000_000), default=600.0, show_default=True,
               metavar="SECONDS", help="Per program, taking up its saved table (--tables) "
                                       "included; a program that runs out is saved as open.")
 @click.option("--limit", type=click.IntRange(min=0), default=None,
