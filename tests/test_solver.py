@@ -13,20 +13,12 @@ from spaghetti.core import notation as N
 from spaghetti.core.state import D_TURN
 from spaghetti.solver.api import Timeout, solve
 from spaghetti.solver.fast import END, IRR, REV, Model, from_state
-from spaghetti.solver.search import Solver, _csearch
+from spaghetti.solver.search import Solver
 
 from helpers import Budget, minimax_engine
 
 pytestmark = pytest.mark.solver
 
-# The value tests run on both searches; the C one needs the extension built.
-BACKENDS = [pytest.param("c", marks=pytest.mark.skipif(
-    _csearch is None, reason="the C extension spaghetti.solver._csearch is not built")), "python"]
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    return request.param
 
 PROGRAMS = [
     ["Bug", "MoveFlag", "AddFlag", "RemoveFlag", "ForkBomb"],

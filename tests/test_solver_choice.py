@@ -16,14 +16,12 @@ from spaghetti.core import notation as N
 from spaghetti.core.state import D_TURN, EXECUTION
 from spaghetti.solver.api import Timeout, _outcomes, solve
 from spaghetti.solver.fast import Model, from_state
-from spaghetti.solver.search import Solver, _csearch
+from spaghetti.solver.search import Solver
 
 from helpers import Budget, minimax_engine
 
 pytestmark = pytest.mark.solver
 
-BACKENDS = [pytest.param("c", marks=pytest.mark.skipif(
-    _csearch is None, reason="the C extension spaghetti.solver._csearch is not built")), "python"]
 
 #: A record whose last action is ``run`` on a MoveFlag card: seat 0 chooses a flag and a card.
 #: Solving the ways to finish the command one by one took 162 s and 140 million positions.
@@ -45,11 +43,6 @@ SMALL = [
     ["ForkBomb", "MoveFlag", "AddFlag", "Bug"],
     ["MoveFlag", "Bug", "MoveFlag", "RemoveFlag"],
 ]
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    return request.param
 
 
 def one_by_one(state, backend, budget):

@@ -20,12 +20,6 @@ from spaghetti.web import create_app
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.fixture()
-def client(tmp_path):
-    with TestClient(create_app(str(tmp_path / "games.db"), autoplay_delay=0)) as c:
-        yield c
-
-
 def create(client, **body) -> dict:
     res = client.post("/api/games", json=body)
     assert res.status_code == 201, res.text

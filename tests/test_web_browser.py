@@ -8,9 +8,7 @@ Debian's chromium is not installed (``.ci/run`` installs both).
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,26 +17,11 @@ from web_helpers import ServerThread
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("SPAGHETTI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
 CLICKABLE = "#program .legal, .players .legal, .buttons button.legal"
-
-
-@pytest.fixture()
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def play_by_clicking(page, rng: random.Random, limit: int = 600) -> int:

@@ -17,12 +17,6 @@ from spaghetti.web.ratings import COMPUTER, SCALE
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.fixture()
-def client(tmp_path):
-    with TestClient(create_app(str(tmp_path / "games.db"), autoplay_delay=0)) as c:
-        yield c
-
-
 def player(client, name: str) -> dict:
     res = client.post("/api/players", json={"name": name})
     assert res.status_code == 201, res.text

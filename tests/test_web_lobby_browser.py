@@ -19,7 +19,7 @@ import pytest
 
 from spaghetti.web.ratings import COMPUTER, shown
 from web_helpers import ServerThread
-from test_web_browser import ARTIFACTS, browser, play_by_clicking, sync_api  # noqa: F401 (fixture)
+from test_web_browser import ARTIFACTS, play_by_clicking
 
 pytestmark = pytest.mark.browser
 

@@ -14,8 +14,7 @@ import httpx
 import pytest
 
 from web_helpers import ServerThread
-from test_web_browser import (_at_move, _new_game, _open_seat, browser,  # noqa: F401
-                              sync_api)
+from test_web_browser import _at_move, _new_game, _open_seat, sync_api
 
 pytestmark = pytest.mark.browser
 
