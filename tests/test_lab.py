@@ -78,6 +78,58 @@ def test_a_results_file_of_another_setup_is_refused_and_a_cut_line_played_again(
     assert len(run(loads(SMALL), path, workers=1)["b"]) == 6
 
 
+def test_a_result_records_where_its_games_come_from(tmp_path):
+    from spaghetti.ai import definition
+    from spaghetti.core import engines
+
+    path = tmp_path / "small.jsonl"
+    run(loads(SMALL.replace('ai = "random"', 'ai = ["easy", "random"]')), path, workers=1)
+    head = json.loads(path.read_text().splitlines()[0])
+    origin = head["provenance"]
+    assert origin["engine"] == engines.path() and origin["seeds"] == [3, 8]
+    assert origin["players"] == {"easy": definition("easy"), "random": definition("random")}
+    assert origin["players"]["easy"]["mistakes"] == 0.25 and origin["version"]
+    assert origin["options"] == {"a": {}, "b": {"placement_order": "snake"}}
+    assert head["experiment"]["arms"]["b"]["options"] == {"placement_order": "snake"}
+    game = json.loads(path.read_text().splitlines()[1])["game"]
+    assert len(game["digest"]) == 16
+
+
+def test_verify_replays_saved_games_and_names_those_that_play_otherwise(tmp_path):
+    from spaghetti.lab.runner import supersede, verify
+
+    path = tmp_path / "small.jsonl"
+    run(loads(SMALL.replace('ai = "random"', 'ai = "easy"')), path, workers=1)
+    held = verify(path, sample=4)
+    assert held.holds and held.checked == 4
+    lines = path.read_text().splitlines()
+    entry = json.loads(lines[1])
+    entry["game"]["winner"] = 1 - entry["game"]["winner"]  # as if the rules had changed
+    path.write_text("\n".join([lines[0], json.dumps(entry), *lines[2:]]) + "\n")
+    broken = verify(path, sample=12)
+    assert not broken.holds
+    assert broken.differ == ((entry["arm"], entry["game"]["i"], ("winner",)),)
+    result = CliRunner().invoke(cli, ["lab", "verify", str(path), "--sample", "12"])
+    assert result.exit_code == 1 and "1 of 12 games replayed otherwise" in result.output
+    assert CliRunner().invoke(cli, ["lab", "supersede", str(path), "the rules changed"]) \
+        .exit_code == 0
+    result = CliRunner().invoke(cli, ["lab", "verify", str(path)])
+    assert result.exit_code == 0 and "superseded (the rules changed); not replayed" \
+        in result.output
+    assert len(run(loads(SMALL.replace('ai = "random"', 'ai = "easy"')), path,
+                   workers=1)["a"]) == 6  # a superseded file still reads
+
+
+def test_the_published_results_still_stand_or_say_they_are_superseded():
+    import pathlib
+
+    from spaghetti.lab.runner import verify
+
+    for path in sorted(pathlib.Path("docs/lab/results").glob("*.jsonl")):
+        verdict = verify(path, sample=1)
+        assert verdict.holds or verdict.superseded, path
+
+
 def test_rates_and_differences_have_the_textbook_intervals():
     lo, hi = Rate(8, 10).interval
     assert (round(lo, 3), round(hi, 3)) == (0.49, 0.943)  # Wilson
@@ -118,6 +170,20 @@ def test_the_exact_level1_results_say_who_wins_and_what_the_fair_first_rule_give
     assert result.exit_code == 0 and f"the first player wins {seats.first}" in result.output
 
 
+def test_lab_exact_reads_the_results_shipped_with_the_package_from_any_folder(tmp_path,
+                                                                             monkeypatch):
+    from spaghetti.lab.exact import SHIPPED, winners
+
+    full = json.loads(open("docs/solved/level1.json", encoding="utf-8").read())
+    assert json.loads(SHIPPED.read_text(encoding="utf-8")) == winners(full), (
+        "write it again: python -m spaghetti.lab.exact docs/solved/level1.json")
+    expected = exact_seats(__import__("pathlib").Path("docs/solved/level1.json"))
+    monkeypatch.chdir(tmp_path)  # outside the repository
+    assert exact_seats() == expected
+    result = CliRunner().invoke(cli, ["lab", "exact"])
+    assert result.exit_code == 0 and f"the first player wins {expected.first}" in result.output
+
+
 @pytest.mark.slow
 def test_the_lab_command_runs_a_small_experiment_end_to_end(tmp_path):
     (tmp_path / "small.toml").write_text(SMALL, encoding="utf-8")
@@ -125,7 +191,7 @@ def test_the_lab_command_runs_a_small_experiment_end_to_end(tmp_path):
             "--workers", "1"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
-    assert "win rate by seat" in result.output and "seat 1, arm b - arm a" in result.output
+    assert "win rate by seat" in result.output and "first seat, arm b - arm a" in result.output
     folder = tmp_path / "out" / "small"
     text = (folder / "report.md").read_text(encoding="utf-8")
     assert "## Win rate by seat" in text and "## Arm b against arm a" in text

@@ -25,6 +25,8 @@ in docs/performance.md. :class:`MCTSPlayer` gives the hints and the analysis (it
 it tried each option and how each fared).
 """
 
+import hashlib
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from ..core.state import State
@@ -38,6 +40,7 @@ class Player(Protocol):
 
 
 from .alphabeta import AlphaBetaPlayer  # noqa: E402
+from .greedy import MAX_NODES as GREEDY_NODES  # noqa: E402
 from .greedy import GreedyPlayer  # noqa: E402
 from .mcts import MCTSPlayer  # noqa: E402
 from .perfect import LEVEL1_NODES, SWINDLE_NODES, ProvingPlayer  # noqa: E402
@@ -53,26 +56,55 @@ HARD_NODES, HARD_SECONDS, HARD_PROOF_NODES = 200_000, 4.5, 20_000
 LEVELS = ("random", "easy", "normal", "hard", "perfect")
 
 
-def make_player(level: str, seed: int | None = None) -> Player:
+def make_player(level: str, seed: int | None = None, clock: bool = True) -> Player:
     """A computer player of a difficulty in ``LEVELS``.
+
+    ``clock=False`` leaves out the seconds cap: the player's budgets are then counts of
+    positions alone, so its games depend on the seeds and nothing else, whatever the machine's
+    load (the lab plays so, and ``spaghetti lab verify`` replays its games).
 
     >>> type(make_player("easy", 1)).__name__
     'GreedyPlayer'
     """
+    def capped(seconds: float) -> float | None:
+        return seconds if clock else None
+
     if level == "random":
         return RandomPlayer(seed)
     if level == "easy":
-        return GreedyPlayer(seed, seconds=EASY_SECONDS, mistakes=EASY_MISTAKES)
+        return GreedyPlayer(seed, seconds=capped(EASY_SECONDS), mistakes=EASY_MISTAKES)
     if level == "normal":
-        return AlphaBetaPlayer(max_nodes=NORMAL_NODES, seconds=NORMAL_SECONDS, seed=seed)
+        return AlphaBetaPlayer(max_nodes=NORMAL_NODES, seconds=capped(NORMAL_SECONDS), seed=seed)
     if level == "hard":
-        return ProvingPlayer(seed=seed, fallback_nodes=HARD_NODES, fallback_seconds=HARD_SECONDS,
-                             max_nodes=HARD_PROOF_NODES)
+        return ProvingPlayer(seed=seed, fallback_nodes=HARD_NODES,
+                             fallback_seconds=capped(HARD_SECONDS), max_nodes=HARD_PROOF_NODES)
     if level == "perfect":
-        return ProvingPlayer(seed=seed, fallback_nodes=HARD_NODES, fallback_seconds=HARD_SECONDS,
-                             level1_nodes=LEVEL1_NODES, swindle_nodes=SWINDLE_NODES)
+        return ProvingPlayer(seed=seed, fallback_nodes=HARD_NODES,
+                             fallback_seconds=capped(HARD_SECONDS), level1_nodes=LEVEL1_NODES,
+                             swindle_nodes=SWINDLE_NODES)
     raise ValueError(f"unknown difficulty {level!r}: one of {', '.join(LEVELS)}")
 
 
-__all__ = ["AlphaBetaPlayer", "GreedyPlayer", "LEVELS", "MCTSPlayer", "Player", "ProvingPlayer",
+def definition(level: str) -> dict:
+    """What a difficulty is made of, as the lab records it beside its results: its player's
+    class, budgets and mistakes (``make_player``), and a digest of the source of the computer
+    players (``source``), which any change of how they choose changes."""
+    budgets: dict[str, dict] = {
+        "random": {"class": "RandomPlayer"},
+        "easy": {"class": "GreedyPlayer", "max_nodes": GREEDY_NODES, "mistakes": EASY_MISTAKES},
+        "normal": {"class": "AlphaBetaPlayer", "max_nodes": NORMAL_NODES},
+        "hard": {"class": "ProvingPlayer", "fallback_nodes": HARD_NODES,
+                 "proof_nodes": HARD_PROOF_NODES},
+        "perfect": {"class": "ProvingPlayer", "fallback_nodes": HARD_NODES,
+                    "level1_nodes": LEVEL1_NODES, "swindle_nodes": SWINDLE_NODES},
+    }
+    if level not in budgets:
+        raise ValueError(f"unknown difficulty {level!r}: one of {', '.join(LEVELS)}")
+    digest = hashlib.sha256()
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(source.name.encode() + source.read_bytes())
+    return {**budgets[level], "source": digest.hexdigest()[:16]}
+
+
+__all__ = ["AlphaBetaPlayer", "GreedyPlayer", "LEVELS", "definition", "MCTSPlayer", "Player", "ProvingPlayer",
            "RandomPlayer", "make_player"]

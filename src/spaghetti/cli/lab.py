@@ -22,11 +22,10 @@ from ..errors import SetupError
 from ..lab import experiment as spec
 from ..lab import report, runner
 from ..lab.exact import exact_seats
-from ..lab.measures import Difference, seat_wins, summary
-from .common import parse_options, read_cards
+from ..lab.measures import Difference, seat_name, seat_wins, summary
+from .common import counted, parse_options, read_cards
 
 DEFAULT_OUT = "lab-results"
-SOLVED = pathlib.Path("docs/solved/level1.json")
 
 
 @click.group()
@@ -147,14 +146,14 @@ def _write_report(experiment: spec.Experiment, results: dict[str, list[dict]],
                   title_justify="left")
     table.add_column("arm")
     for s in range(players):
-        table.add_column(f"seat {s + 1}", justify="right")
+        table.add_column(seat_name(s), justify="right")
     for name, games in results.items():
         table.add_row(name, *(str(r) for r in seat_wins(games, players)))
     console.print(table)
     if "b" in results:
         a, b = seat_wins(results["a"], players), seat_wins(results["b"], players)
         d = Difference(a[0], b[0])
-        console.print(f"seat 1, arm b - arm a: {d}" + ("" if d.clear else " (not shown: the "
+        console.print(f"first seat, arm b - arm a: {d}" + ("" if d.clear else " (not shown: the "
                                                         "interval holds zero)"))
     console.print(f"report: {folder / 'report.md'}")
 
@@ -176,13 +175,54 @@ def report_command(file: str, out_dir: str, no_plots: bool) -> None:
                   no_plots)
 
 
+@lab.command("verify")
+@click.argument("results", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
+@click.option("--sample", type=click.IntRange(1, 100_000), default=5, show_default=True,
+              help="Games of each result to replay, spread over the file.")
+def verify_command(results: tuple[str, ...], sample: int) -> None:
+    """Replay a sample of each RESULTS file's saved games (OUT/NAME.jsonl) with this version of
+    the code, and say whether they still play the same. A result marked superseded is named and
+    left alone. Exit status 1 when any game played otherwise: the result no longer stands, so
+    run it again (lab run --fresh) or mark it superseded (lab supersede)."""
+    failed = 0
+    for path in results:
+        head, _ = runner.read(pathlib.Path(path))
+        cards = {arm["cards"]: read_cards(arm["cards"])
+                 for arm in head.get("experiment", {}).get("arms", {}).values()
+                 if arm.get("cards") and not head.get("superseded")}
+        verdict = runner.verify(pathlib.Path(path), sample, cards)
+        if verdict.superseded:
+            click.echo(f"{path}: superseded ({verdict.superseded}); not replayed")
+        elif verdict.holds:
+            click.echo(f"{path}: {counted(verdict.checked, 'game')} replayed, all the same")
+        else:
+            failed += 1
+            click.echo(f"{path}: {len(verdict.differ)} of {counted(verdict.checked, 'game')} "
+                       "replayed otherwise: " + "; ".join(
+                           f"arm {arm} game {i} ({', '.join(fields)})"
+                           for arm, i, fields in verdict.differ))
+    if failed:
+        raise SystemExit(1)
+
+
+@lab.command("supersede")
+@click.argument("result", type=click.Path(dir_okay=False, exists=True))
+@click.argument("reason")
+def supersede_command(result: str, reason: str) -> None:
+    """Mark a RESULT file superseded, saying why (REASON): its games stay as the record of their
+    run, verify leaves it alone, and its report should say so."""
+    runner.supersede(pathlib.Path(result), reason)
+    click.echo(f"{result}: marked superseded")
+
+
 @lab.command("exact")
-@click.option("--results", "path", type=click.Path(dir_okay=False), default=str(SOLVED),
-              show_default=True, help="The solved level-1 results.")
-def exact_command(path: str) -> None:
+@click.option("--results", "path", type=click.Path(dir_okay=False), default=None,
+              help="The solved level-1 results (default: those shipped with the package, from "
+                   "docs/solved/level1.json).")
+def exact_command(path: str | None) -> None:
     """Seat advantage at level 1 under perfect play, from the exact solve, and what it means for
     the fair first player rule."""
-    seats = exact_seats(pathlib.Path(path))
+    seats = exact_seats() if path is None else exact_seats(pathlib.Path(path))
     lo, hi = seats.first_rate.interval
     click.echo(f"Level 1, 2 players, perfect play: of {seats.programs} programs the first player "
                f"wins {seats.first}, the second {seats.second}, {seats.open} not proven yet "

@@ -1,4 +1,11 @@
-"""What the exact level-1 solve says about the seats (docs/solved/level1.json)."""
+"""What the exact level-1 solve says about the seats.
+
+The solve's results (docs/solved/level1.json, with a proof line and the work of each program)
+ship with the package in short: each program's status and winner, in ``level1-winners.json``
+beside this module, so that ``spaghetti lab exact`` answers wherever the package is installed.
+``python -m spaghetti.lab.exact docs/solved/level1.json`` writes it again from the full results
+(a test says when the two differ).
+"""
 
 from __future__ import annotations
 
@@ -33,8 +40,19 @@ class ExactSeats:
         return f"B, the seat chooser, wins all {self.programs} programs whatever A lays out"
 
 
-def exact_seats(path: pathlib.Path) -> ExactSeats:
-    """Read the solved level-1 results file."""
+#: The level-1 results shipped with the package: each program's status and winner.
+SHIPPED = pathlib.Path(__file__).with_name("level1-winners.json")
+
+
+def winners(data: dict) -> dict:
+    """The short form of the solve's results that ships with the package."""
+    return {"format": data["format"], "players": data["players"], "level": data["level"],
+            "results": {program: {key: entry[key] for key in ("status", "winner") if key in entry}
+                        for program, entry in sorted(data["results"].items())}}
+
+
+def exact_seats(path: pathlib.Path = SHIPPED) -> ExactSeats:
+    """Read the solved level-1 results (the full file, or the short one shipped)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         results = data["results"]
@@ -48,3 +66,11 @@ def exact_seats(path: pathlib.Path) -> ExactSeats:
     except ValueError:  # the only other: an integer longer than Python converts
         raise SetupError(f"{path}: not the level-1 results ({too_many_digits()})") from None
     return ExactSeats(len(results), first, second, len(results) - first - second)
+
+
+if __name__ == "__main__":  # python -m spaghetti.lab.exact docs/solved/level1.json
+    import sys
+
+    full = json.loads(pathlib.Path(sys.argv[1]).read_text(encoding="utf-8"))
+    SHIPPED.write_text(json.dumps(winners(full), indent=0) + "\n", encoding="utf-8")
+    print(f"wrote {SHIPPED}")

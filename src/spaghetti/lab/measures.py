@@ -15,6 +15,15 @@ from dataclasses import dataclass
 from ..ai.arena import wilson
 
 
+#: Seats are numbered from 0 in data; in prose they are the first, second, ... seat.
+_ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+def seat_name(seat: int) -> str:
+    """A seat (from 0) in prose: "first seat", "second seat"."""
+    return f"{_ORDINALS[seat]} seat" if seat < len(_ORDINALS) else f"seat {seat}"
+
+
 @dataclass(frozen=True)
 class Rate:
     """``k`` of ``n``, with its 95 % Wilson interval."""

@@ -9,7 +9,7 @@ import pathlib
 from typing import Any
 
 from .experiment import Experiment
-from .measures import Difference, Rate, card_strength, seat_wins
+from .measures import Difference, Rate, card_strength, seat_name, seat_wins
 
 CJK_FONTS = ("Noto Sans CJK JP", "Noto Sans JP", "IPAexGothic", "IPAGothic", "TakaoGothic")
 
@@ -50,7 +50,7 @@ def figures(experiment: Experiment, results: dict[str, list[dict]],
         err = [[r.value - r.interval[0] for r in rates], [r.interval[1] - r.value for r in rates]]
         ax.bar(xs, ys, width, yerr=err, capsize=3, label=f"arm {name}")
     ax.set_xticks([s + width * (len(arms) - 1) / 2 for s in range(players)])
-    ax.set_xticklabels([_label(f"seat {s + 1}", f"{s + 1}番手", cjk) for s in range(players)])
+    ax.set_xticklabels([_label(seat_name(s), f"{s + 1}番手", cjk) for s in range(players)])
     ax.set_ylim(0, 1)
     ax.axhline(1 / players, color="grey", linewidth=0.8, linestyle="--")
     ax.set_ylabel(_label("win rate (95 % interval)", "勝率（95%区間）", cjk))
@@ -100,7 +100,7 @@ def markdown(experiment: Experiment, results: dict[str, list[dict]], summaries: 
               "play the same deals)", ""]
     players = experiment.a.players
     lines += ["## Win rate by seat", "", "| arm | " + " | ".join(
-        f"seat {s + 1}" for s in range(players)) + " | draws | unfinished |",
+        seat_name(s) for s in range(players)) + " | draws | unfinished |",
         "|---|" + "---|" * (players + 2)]
     for name, games in results.items():
         rates = seat_wins(games, players)
@@ -114,7 +114,7 @@ def markdown(experiment: Experiment, results: dict[str, list[dict]], summaries: 
                   "|---|---|---|"]
         for s in range(players):
             d = Difference(a[s], b[s])
-            lines.append(f"| {s + 1} | {d} | {'clear' if d.clear else 'not shown'} |")
+            lines.append(f"| {seat_name(s)} | {d} | {'clear' if d.clear else 'not shown'} |")
         lines.append("")
     lines += ["## How games end, and how long they are", "", "| arm | endings | decisions | "
               "rounds of the cursor |", "|---|---|---|---|"]
@@ -138,7 +138,7 @@ def markdown(experiment: Experiment, results: dict[str, list[dict]], summaries: 
     # question such an experiment asks.
     for name in [n for n in summaries if n == "a" or deck(n) != deck("a")]:
         lines += ["", f"## Cards (arm {name})", "", "| card | run | passed | run share | wins of "
-                  "the seat that ran it most | seat 1 wins with it in the program | without it |",
+                  "the seat that ran it most | first seat's wins with it in the program | without it |",
                   "|---|---|---|---|---|---|---|"]
         for c in summaries[name]["cards"]:
             lo, hi = c["interval"]

@@ -1,20 +1,30 @@
 """Playing an experiment's games: one game as a small record of what the measures need, and a
 run over a process pool that saves each game as it ends, so a stopped run resumes.
 
-The results file is JSON lines: a header naming the experiment and its key, then one line a game.
+The results file is JSON lines: a header naming the experiment, its key, the experiment itself
+and where its games come from (:func:`provenance`: the version and commit, the engine path, each
+player's definition, the seeds), then one line a game. The players play without a clock (their
+budgets are counts of positions), so a game depends on its seeds alone and :func:`verify`
+replays it. A header may say ``superseded`` (why): its figures no longer replay and are kept as
+the record of their run.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pathlib
 import random
+import subprocess
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from importlib import metadata
 from typing import Any
 
-from ..ai import make_player
+from ..ai import definition, make_player
+from ..core import engines
 from ..errors import SetupError
 from .experiment import Arm, Experiment
 
@@ -33,7 +43,7 @@ def play_one(arm: Arm, seed: int, index: int, cards: tuple = ()) -> dict[str, An
     game = arm.game(cards)
     deal = seed + index
     state = game.new_state(seed=deal)
-    players = [make_player(arm.seat_ai(s), (seed * 1_000_003 + index) * 8 + s)
+    players = [make_player(arm.seat_ai(s), (seed * 1_000_003 + index) * 8 + s, clock=False)
                for s in range(arm.players)]
     chance = random.Random(deal)
     runs: dict[str, list[int]] = {}
@@ -60,7 +70,53 @@ def play_one(arm: Arm, seed: int, index: int, cards: tuple = ()) -> dict[str, An
             "winner": state.winner, "reason": state.reason if state.is_over else "unfinished",
             "decisions": len(state.history),
             "rounds": round(advances / max(1, len(state.program)), 3), "runs": runs,
-            "passes": passes}
+            "passes": passes, "digest": _digest(state.history)}
+
+
+def _digest(actions: list[int]) -> str:
+    """Every decision of a game in 16 hex digits: two games with one digest played alike."""
+    return hashlib.sha256(",".join(map(str, actions)).encode()).hexdigest()[:16]
+
+
+def _commit() -> str | None:
+    """The commit of the source this runs from, where it is a git checkout (``+`` when it has
+    changes not committed); None elsewhere (an installed package)."""
+    here = pathlib.Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True,
+                              text=True, timeout=10)
+        if head.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=here, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
+
+
+def provenance(experiment: Experiment) -> dict[str, Any]:
+    """Where an experiment's games come from: the project's version and commit, the rules
+    core's path (compiled or Python), each player's definition, the options and the seeds."""
+    try:
+        version = metadata.version("spaghetti")
+    except metadata.PackageNotFoundError:
+        version = None
+    levels = sorted({ai for arm in experiment.arms.values() for ai in arm.ai})
+    return {"version": version, "commit": _commit(), "engine": engines.path(),
+            "players": {level: definition(level) for level in levels},
+            "options": {name: arm.options for name, arm in experiment.arms.items()},
+            "seeds": [experiment.seed, experiment.seed + experiment.games - 1]}
+
+
+def experiment_data(experiment: Experiment) -> dict[str, Any]:
+    """The experiment as the header keeps it, so that its games replay without its file."""
+    return {"name": experiment.name, "games": experiment.games, "seed": experiment.seed,
+            "arms": {name: asdict(arm) for name, arm in experiment.arms.items()}}
+
+
+def experiment_of(data: dict[str, Any]) -> Experiment:
+    arms = {name: Arm(**{**arm, "ai": tuple(arm["ai"])}) for name, arm in data["arms"].items()}
+    return Experiment(data["name"], arms["a"], arms.get("b"), data["games"], data["seed"])
 
 
 def _job(args: tuple[Arm, int, int, tuple, str]) -> tuple[str, dict[str, Any]]:
@@ -68,35 +124,103 @@ def _job(args: tuple[Arm, int, int, tuple, str]) -> tuple[str, dict[str, Any]]:
     return name, play_one(arm, seed, index, cards)
 
 
-def load(path: pathlib.Path, experiment: Experiment) -> dict[str, dict[int, dict]]:
-    """The games saved for this experiment, by arm and index. Raises :class:`SetupError` if the
-    file holds another experiment's games."""
-    done: dict[str, dict[int, dict]] = {name: {} for name in experiment.arms}
-    if not path.exists():
-        return done
+def read(path: pathlib.Path) -> tuple[dict[str, Any], list[tuple[str, dict]]]:
+    """A results file's header and its games as (arm, game), in the order saved. Raises
+    :class:`SetupError` if it is not a results file of the lab."""
     try:
         with path.open(encoding="utf-8") as f:
             lines = [line for line in f if line.strip()]
     except UnicodeDecodeError:
         raise SetupError(f"{path}: not a results file of the lab") from None
     if not lines:
-        return done
+        raise SetupError(f"{path}: empty: not a results file of the lab")
     try:
         head = json.loads(lines[0])
     except (ValueError, RecursionError):  # not JSON, or a number longer than Python converts
         raise SetupError(f"{path}: not a results file of the lab") from None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise SetupError(f"{path}: not a results file of the lab")
-    if head.get("key") != experiment.key():
-        raise SetupError(f"{path}: holds the results of another setup of {head.get('name')!r}; "
-                         "give another name, or --fresh to start again")
+    games = []
     for line in lines[1:]:
         try:
             entry = json.loads(line)
-            done[entry["arm"]][entry["game"]["i"]] = entry["game"]
+            if isinstance(entry["game"]["i"], int):
+                games.append((entry["arm"], entry["game"]))
         except (ValueError, RecursionError, KeyError, TypeError):
             continue  # a line cut short when a run was stopped: played again
+    return head, games
+
+
+def load(path: pathlib.Path, experiment: Experiment) -> dict[str, dict[int, dict]]:
+    """The games saved for this experiment, by arm and index. Raises :class:`SetupError` if the
+    file holds another experiment's games."""
+    done: dict[str, dict[int, dict]] = {name: {} for name in experiment.arms}
+    if not path.exists() or path.stat().st_size == 0:
+        return done
+    head, games = read(path)
+    if head.get("key") != experiment.key():
+        raise SetupError(f"{path}: holds the results of another setup of {head.get('name')!r}; "
+                         "give another name, or --fresh to start again")
+    for arm, game in games:
+        if arm in done:
+            done[arm][game["i"]] = game
     return done
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What :func:`verify` found: the games replayed, those that played otherwise (arm, index,
+    the fields that differ), or why the result is not checked (superseded)."""
+
+    name: str
+    checked: int = 0
+    differ: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    superseded: str | None = None
+
+    @property
+    def holds(self) -> bool:
+        return not self.differ
+
+
+def verify(path: pathlib.Path, sample: int = 5, cards: dict[str, tuple] | None = None
+           ) -> Verdict:
+    """Replay ``sample`` of a result's saved games (spread over the file) with today's code and
+    compare each with what was saved: does the result still stand? A result marked superseded
+    is not replayed."""
+    head, games = read(path)
+    name = str(head.get("name"))
+    if head.get("superseded"):
+        return Verdict(name, superseded=str(head["superseded"]))
+    if "experiment" not in head:
+        raise SetupError(f"{path}: its header does not hold the experiment (made before results "
+                         "kept it): run it again, or mark it superseded")
+    experiment = experiment_of(head["experiment"])
+    if experiment.key() != head.get("key"):
+        raise SetupError(f"{path}: its header's experiment does not match its key")
+    step = max(1, len(games) // max(1, sample))
+    picked = games[::step][:sample]
+    differ = []
+    for arm_name, saved in picked:
+        arm = experiment.arms[arm_name]
+        again = play_one(arm, experiment.seed, saved["i"],
+                         (cards or {}).get(arm.cards or "", ()))
+        fields = tuple(sorted(k for k in saved.keys() | again.keys()
+                              if saved.get(k) != again.get(k)))
+        if fields:
+            differ.append((arm_name, saved["i"], fields))
+    return Verdict(name, len(picked), tuple(differ))
+
+
+def supersede(path: pathlib.Path, reason: str) -> None:
+    """Mark a result superseded (why, in words): its header says so, and :func:`verify` leaves
+    it alone. The games stay, as the record of their run."""
+    head, _ = read(path)
+    if not reason.strip():
+        raise SetupError("say why the result is superseded")
+    head["superseded"] = reason.strip()
+    text = path.read_text(encoding="utf-8").split("\n", 1)
+    path.write_text(json.dumps(head) + "\n" + (text[1] if len(text) > 1 else ""),
+                    encoding="utf-8")
 
 
 def run(experiment: Experiment, path: pathlib.Path, cards: dict[str, tuple] | None = None,
@@ -121,7 +245,9 @@ def run(experiment: Experiment, path: pathlib.Path, cards: dict[str, tuple] | No
     with path.open("a", encoding="utf-8") as out:
         if new:
             out.write(json.dumps({"format": FORMAT, "name": experiment.name,
-                                  "key": experiment.key()}) + "\n")
+                                  "key": experiment.key(),
+                                  "experiment": experiment_data(experiment),
+                                  "provenance": provenance(experiment)}) + "\n")
         count = total - len(todo)
         if on_game:
             on_game(count, total)
