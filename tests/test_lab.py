@@ -357,3 +357,35 @@ def test_a_custom_card_arm_gets_its_own_card_table(tmp_path):
     report = (tmp_path / "out" / "small" / "report.md").read_text(encoding="utf-8")
     a, b = report.split("## Cards (arm a)")[1].split("## Cards (arm b)")
     assert "| Heal |" in b and "| Heal |" not in a
+
+
+def test_lab_publish_plays_the_experiments_and_writes_the_readme_sections(tmp_path):
+    experiments = tmp_path / "experiments"
+    experiments.mkdir()
+    (experiments / "strength-code-l1-random.toml").write_text(
+        '[experiment]\nname = "strength-code-l1-random"\nai = "random"\ngames = 6\n'
+        'seed = 100000\n', encoding="utf-8")
+    readme = tmp_path / "README.md"
+    readme.write_text("# Lab\n\n<!-- lab:strength -->\nold\n<!-- /lab:strength -->\n",
+                      encoding="utf-8")
+    out = tmp_path / "results"
+    args = ["lab", "publish", "--experiments", str(experiments), "--out", str(out),
+            "--readme", str(readme), "--workers", "1", "--no-plots"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "1 experiment played" in result.output and "strength written anew" in result.output
+    text = readme.read_text(encoding="utf-8")
+    assert "old" not in text and "| level | random | perfect |" in text
+    games = [json.loads(line) for line in (out / "strength-code-l1-random.jsonl")
+             .read_text().splitlines()[1:]]
+    first = sum(g["game"]["winner"] == g["game"]["first"] for g in games)
+    assert f"/6) |" in text and f", {first}/6)" in text
+    assert (out / "strength-code-l1-random" / "report.md").exists()
+    # Played again, nothing is played anew; a superseded result is left unless asked.
+    CliRunner().invoke(cli, ["lab", "supersede", str(out / "strength-code-l1-random.jsonl"),
+                             "a test"])
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code != 0 and "--rerun-superseded" in result.output
+    result = CliRunner().invoke(cli, args + ["--rerun-superseded"])
+    assert result.exit_code == 0 and "superseded" not in (out / "strength-code-l1-random.jsonl") \
+        .read_text().splitlines()[0]

@@ -20,7 +20,7 @@ from ..ai import LEVELS
 from ..core.variants import VARIANTS
 from ..errors import SetupError
 from ..lab import experiment as spec
-from ..lab import report, runner
+from ..lab import publish, report, runner
 from ..lab.exact import exact_seats
 from ..lab.measures import Difference, seat_name, seat_wins, summary
 from .common import counted, parse_options, read_cards
@@ -173,6 +173,50 @@ def report_command(file: str, out_dir: str, no_plots: bool) -> None:
     results = {name: [games[i] for i in sorted(games)] for name, games in saved.items()}
     _write_report(experiment, results, out, f"spaghetti lab run {file} --out {out_dir}",
                   no_plots)
+
+
+@lab.command("publish")
+@click.option("--experiments", "folder", type=click.Path(file_okay=False, exists=True),
+              default="docs/lab/experiments", show_default=True,
+              help="The folder of the experiment files.")
+@click.option("--only", default="*", show_default=True, metavar="GLOB",
+              help="Only the experiment files whose names match (e.g. 'strength-*').")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="docs/lab/results",
+              show_default=True, help="Folder of the results and their reports.")
+@click.option("--readme", type=click.Path(dir_okay=False, exists=True),
+              default="docs/lab/README.md", show_default=True,
+              help="The page whose sections made from results are written anew.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes playing games (default: the number of CPUs).")
+@click.option("--rerun-superseded", is_flag=True,
+              help="Play superseded results again from the start (else they stay as they are).")
+@click.option("--no-plots", is_flag=True, help="Write the reports without figures.")
+def publish_command(folder: str, only: str, out_dir: str, readme: str, workers: int | None,
+                    rerun_superseded: bool, no_plots: bool) -> None:
+    """Make the lab's published results again from their experiment files: play every
+    experiment (resuming where its games are saved), write its report, then write anew the
+    sections of the README made from results (between <!-- lab:NAME --> markers)."""
+    files = sorted(pathlib.Path(folder).glob(f"{only}.toml"))
+    if not files:
+        raise SetupError(f"no experiment files {only}.toml in {folder}")
+    out = pathlib.Path(out_dir)
+    plan = publish.to_play([_read_experiment(str(f)) for f in files], out, rerun_superseded)
+    console = Console(highlight=False, stderr=True)
+    for experiment, fresh in plan:
+        cards = {arm.cards: read_cards(arm.cards) for arm in experiment.arms.values()
+                 if arm.cards}
+        with Progress(TextColumn(experiment.name), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                      console=console, disable=not console.is_terminal) as progress:
+            task = progress.add_task("games", total=None)
+            results = runner.run(experiment, out / f"{experiment.name}.jsonl", cards, workers,
+                                 fresh, lambda done, total: progress.update(
+                                     task, completed=done, total=total))
+        _write_report(experiment, results, out,
+                      f"spaghetti lab publish --only {experiment.name}", no_plots)
+    written = publish.write_sections(pathlib.Path(readme), out, not no_plots)
+    click.echo(f"{counted(len(plan), 'experiment')} played; {readme}: "
+               f"{', '.join(written) or 'no section'} written anew")
 
 
 @lab.command("verify")

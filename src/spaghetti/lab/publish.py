@@ -1,0 +1,146 @@
+"""The lab's published results, made again from their experiment files by one command
+(``spaghetti lab publish``): every experiment played (resumed where its games are saved), its
+report written, and the sections of docs/lab/README.md that are made from results written
+anew between their markers (``<!-- lab:NAME -->`` ... ``<!-- /lab:NAME -->``).
+
+Made from results today: ``strength``, the first seat's win rate against the players' strength
+(random, easy, normal, and perfect play at level 1 from the exact solve), one line per level.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+from collections.abc import Callable
+
+from ..ai import LEVELS
+from ..errors import SetupError
+from . import runner
+from .exact import exact_seats
+from .experiment import Experiment
+from .measures import Rate, seat_wins
+
+#: The strengths of the seat-advantage figure, weakest first (perfect: level 1, exact).
+STRENGTHS = ("random", "easy", "normal", "hard")
+_STRENGTH_NAME = re.compile(r"strength-code-l(\d)-([a-z]+)$")
+
+
+def strength_rates(out: pathlib.Path) -> dict[int, dict[str, Rate]]:
+    """The first seat's win rate by level and strength, from the ``strength-code-l<L>-<ai>``
+    results in ``out`` that still stand (superseded ones aside); perfect play at level 1 from
+    the exact solve (proven programs, not a sample)."""
+    rates: dict[int, dict[str, Rate]] = {}
+    for path in sorted(out.glob("strength-code-l*-*.jsonl")):
+        match = _STRENGTH_NAME.match(path.stem)
+        if not match or match.group(2) not in LEVELS:
+            continue
+        head, games = runner.read(path)
+        if head.get("superseded") or not games:
+            continue
+        rates.setdefault(int(match.group(1)), {})[match.group(2)] = \
+            seat_wins([game for _, game in games], 2)[0]
+    if rates:
+        seats = exact_seats()
+        rates.setdefault(1, {})["perfect"] = seats.first_rate
+    return rates
+
+
+def strength_section(out: pathlib.Path, figures: bool = True) -> str:
+    """docs/lab/README.md's ``strength`` section: the table, and the figure beside the results
+    (``out/strength.png`` and ``.svg``) where matplotlib is installed."""
+    rates = strength_rates(out)
+    if not rates:
+        return "(No strength results yet: `spaghetti lab publish` plays them.)"
+    columns = [s for s in (*STRENGTHS, "perfect") if any(s in r for r in rates.values())]
+    lines = ["| level | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
+    for level in sorted(rates):
+        cells = [_cell(rates[level].get(s)) for s in columns]
+        lines.append(f"| {level} | " + " | ".join(cells) + " |")
+    lines += ["", "The first seat's wins of the games each pair of players played (both seats the "
+              "same player, 2 players, the same fresh deals at every strength: seeds 100000 on), "
+              "with the 95 % interval; perfect play at level 1 is the exact solve's proven "
+              "programs (`spaghetti lab exact`)."]
+    if figures:
+        try:
+            _figure(rates, columns, out)
+        except ImportError:
+            return "\n".join(lines)
+        lines += ["", f"![The first seat's win rate against strength]"
+                      f"({_relative(out)}/strength.svg)"]
+    return "\n".join(lines)
+
+
+def _cell(rate: Rate | None) -> str:
+    if rate is None:
+        return ""
+    lo, hi = rate.interval
+    return f"{rate.value:.1%} ({lo:.1%}-{hi:.1%}, {rate.k}/{rate.n})"
+
+
+def _relative(out: pathlib.Path) -> str:
+    """Where the README (in docs/lab) finds the results folder."""
+    parts = out.resolve().parts
+    return "results" if parts[-1] == "results" and parts[-2] == "lab" else str(out)
+
+
+def _figure(rates: dict[int, dict[str, Rate]], columns: list[str], out: pathlib.Path) -> None:
+    from .report import _label, _pyplot
+
+    plt, cjk = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    for level in sorted(rates):
+        xs = [i for i, s in enumerate(columns) if s in rates[level]]
+        got = [rates[level][columns[i]] for i in xs]
+        ax.errorbar(xs, [r.value for r in got],
+                    yerr=[[r.value - r.interval[0] for r in got],
+                          [r.interval[1] - r.value for r in got]],
+                    marker="o", capsize=3, label=_label(f"level {level}", f"レベル{level}", cjk))
+    ax.set_xticks(range(len(columns)))
+    ax.set_xticklabels(columns)
+    ax.set_ylim(0, 1)
+    ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    ax.set_xlabel(_label("strength of both players", "両者の強さ", cjk))
+    ax.set_ylabel(_label("first seat's win rate (95 %)", "先手の勝率（95%）", cjk))
+    ax.set_title(_label("The first seat's advantage against strength", "強さと先手の有利",
+                        cjk))
+    ax.legend()
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(out / f"strength.{ext}", dpi=120)
+    plt.close(fig)
+
+
+#: The README's sections made from results, by marker name.
+SECTIONS: dict[str, Callable[[pathlib.Path, bool], str]] = {"strength": strength_section}
+
+
+def write_sections(readme: pathlib.Path, out: pathlib.Path, figures: bool = True) -> list[str]:
+    """Write anew the sections of ``readme`` between their markers; the names written."""
+    text = readme.read_text(encoding="utf-8")
+    written = []
+    for name, make in SECTIONS.items():
+        pattern = re.compile(rf"(<!-- lab:{name} -->\n).*?(\n<!-- /lab:{name} -->)", re.S)
+        if pattern.search(text):
+            body = make(out, figures)
+            text = pattern.sub(lambda m: m.group(1) + body + m.group(2), text)
+            written.append(name)
+    readme.write_text(text, encoding="utf-8")
+    return written
+
+
+def to_play(experiments: list[Experiment], out: pathlib.Path,
+            rerun_superseded: bool) -> list[tuple[Experiment, bool]]:
+    """The experiments to play, each with whether its saved games go first (a superseded
+    result, when asked to run it again); a superseded one otherwise stays as it is."""
+    plan = []
+    for experiment in experiments:
+        path = out / f"{experiment.name}.jsonl"
+        superseded = path.exists() and path.stat().st_size and \
+            runner.read(path)[0].get("superseded")
+        if superseded and not rerun_superseded:
+            continue
+        plan.append((experiment, bool(superseded)))
+    if not plan and experiments:
+        raise SetupError("every experiment's result is superseded: give --rerun-superseded to "
+                         "play them again")
+    return plan
