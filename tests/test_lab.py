@@ -312,6 +312,50 @@ def test_a_ray_run_gives_the_games_a_process_run_gives(tmp_path):
     assert remote == local
 
 
+@pytest.mark.slow
+def test_a_cluster_started_with_ray_start_plays_the_games_a_process_pool_plays(tmp_path):
+    """As a user would: `ray start --head` (a cluster with token authentication, as Ray starts
+    it by default), then `spaghetti lab run --ray ADDRESS` from another process."""
+    import os
+    import re
+    import shutil
+    import socket
+    import subprocess
+    import sys
+
+    pytest.importorskip("ray")
+    ray_cli = shutil.which("ray", path=os.path.dirname(sys.executable)) or shutil.which("ray")
+    if ray_cli is None:
+        pytest.skip("no ray command")
+    env = {**os.environ, "HOME": str(tmp_path)}  # its token and logs stay in the test's folder
+    env.pop("RAY_AUTH_MODE", None)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = subprocess.run([ray_cli, "start", "--head", f"--port={port}", "--num-cpus=1",
+                              "--include-dashboard=false", "--disable-usage-stats"],
+                             env=env, capture_output=True, text=True, timeout=180)
+    try:
+        assert started.returncode == 0, started.stderr[-2000:]
+        address = re.search(r"ray start --address='([^']+)'", started.stdout + started.stderr)
+        assert address, started.stdout[-2000:]
+        experiment = tmp_path / "small.toml"
+        experiment.write_text(SMALL.replace("games = 6", "games = 3"), encoding="utf-8")
+        played = subprocess.run([sys.executable, "-m", "spaghetti", "lab", "run", str(experiment),
+                                 "--out", str(tmp_path / "ray"), "--ray", address.group(1),
+                                 "--no-plots"], env=env, capture_output=True, text=True,
+                                timeout=300)
+        assert played.returncode == 0, played.stderr[-2000:]
+    finally:
+        subprocess.run([ray_cli, "stop", "--force"], env=env, capture_output=True, timeout=120)
+    local = run(loads(SMALL.replace("games = 6", "games = 3")), tmp_path / "local.jsonl",
+                workers=2)
+    from spaghetti.lab.runner import load
+
+    remote = load(tmp_path / "ray" / "small.jsonl", loads(SMALL.replace("games = 6", "games = 3")))
+    assert {arm: [games[i] for i in sorted(games)] for arm, games in remote.items()} == local
+
+
 def test_lab_report_writes_the_report_from_saved_games_without_playing(tmp_path):
     (tmp_path / "small.toml").write_text(SMALL, encoding="utf-8")
     run(loads(SMALL.replace("games = 6", "games = 2")), tmp_path / "out" / "small.jsonl",

@@ -26,6 +26,7 @@ from typing import Any
 from ..ai import definition, make_player
 from ..core import engines
 from ..errors import SetupError
+from ..ray_cluster import connect
 from .experiment import Arm, Experiment
 
 FORMAT = "spaghetti-lab/1"
@@ -286,15 +287,7 @@ def _play(todo: list, workers: int | None) -> Iterable[tuple[str, dict]]:
 
 
 def _play_ray(todo: list, address: str) -> Iterable[tuple[str, dict]]:
-    try:
-        import ray
-    except ImportError:
-        raise SetupError("--ray needs the ray package (pip install 'spaghetti[ray]')") from None
-    if not ray.is_initialized():
-        if address == "local":
-            ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address)
+    ray = connect(address)
     remote = ray.remote(_job)
     pending = [remote.remote(job) for job in todo]
     while pending:

@@ -278,14 +278,9 @@ def _solve_counted(index: int, program, *args) -> dict:
 
 def _run_ray(work, time_limit, address, record, table_mb, tables) -> None:
     """The same job on a Ray cluster (``address`` "local" starts Ray on this machine)."""
-    try:
-        import ray
-    except ImportError:
-        raise RuntimeError("--ray needs the ray package (pip install 'spaghetti[ray]')") from None
-    if address == "local":
-        ray.init(num_cpus=os.cpu_count(), include_dashboard=False, ignore_reinit_error=True)
-    else:
-        ray.init(address=address, ignore_reinit_error=True)
+    from ..ray_cluster import connect
+
+    ray = connect(address)
     remote = ray.remote(solve_one)
     pending = [remote.remote(p, time_limit, table_mb, tables) for p in work]
     while pending:
