@@ -274,7 +274,7 @@ def test_n11_a_copy_reaches_each_other_card_once_however_high_its_number():
     # MIMIC raised to {40} in a program of four cards copies the three others once each.
     state = place(game(["INC", "MIMIC", "ZAP", "HEAL"], bits=2), [0, 1, 3, 3])
     for _ in range(39):
-        state._change_param(1, 0, 1)
+        state.change_param(1, 0, 1)
     assert state.values(1) == (41,)
     state.apply("pass")  # Red's INC
     assert state.cursor == 1 and state.to_move == 1

@@ -101,7 +101,7 @@ def quake():
         def do(self, board, step, vals):
             for p, alive in enumerate(board.alive):
                 if alive:
-                    board._damage(p, vals[step.amount])
+                    board.damage(p, vals[step.amount])
 
     yield PRIMITIVES["test_quake"]
     del PRIMITIVES["test_quake"]
@@ -139,7 +139,7 @@ def test_the_actors_own_life_is_a_fact_of_the_primitive_not_of_its_name():
         own_life = -1
 
         def do(self, board, step, vals):
-            board._damage(board._actor, step.amount_of(vals))
+            board.damage(board.actor, step.amount_of(vals))
 
     try:
         card = CardType("Drain", "吸収", "You lose {0} and gain {1}.", "{0}失い{1}得る", level=1,

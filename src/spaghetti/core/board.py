@@ -234,13 +234,13 @@ class BoardState:
         return [bool(c & PENDING) for c in self.queues[card]]
 
     @property
-    def _actor(self) -> int:
+    def actor(self) -> int:
         """The seat to move, where there is one (at every decision but a chance event)."""
         seat = self.to_move
         assert seat is not None
         return seat
 
-    def _this_index(self) -> int:
+    def this_index(self) -> int:
         """The index of "this card": the running command's, or at ``run`` the cursor's; -1
         once it has left the game."""
         if self.cmd is None:
@@ -257,7 +257,17 @@ class BoardState:
                     queues[i] = tuple([c & ~marks for c in q])
                     break
 
-    def _progress(self) -> None:
+    def forget_key(self) -> None:
+        """The board's part of the position key is made again when next asked for (after a
+        change no operation here made)."""
+        self._sig = None
+
+    def offer(self, options: tuple[int, ...]) -> None:
+        """The options of the next choice are these, as a primitive worked them out (Reorder's
+        places), rather than its targets."""
+        self._legal = options
+
+    def progress(self) -> None:
         """Something irreversible happened (life lost, flag taken from supply, flag or card
         removed, player out): no earlier position can come back, so forget them (C9)."""
         self.seen.clear()
@@ -265,14 +275,14 @@ class BoardState:
             self.seen_sig = 0
         self.progressed = True
 
-    def _add_flag(self, card: int, seat: int, head: bool = False) -> None:
-        self._take_from_supply(seat)
+    def add_flag(self, card: int, seat: int, head: bool = False) -> None:
+        self.take_from_supply(seat)
         self.on_board[seat] += 1
         code = seat << OWNER_SHIFT
         self.queues[card] = (code,) + self.queues[card] if head else self.queues[card] + (code,)
-        self._progress()
+        self.progress()
 
-    def _take_from_supply(self, seat: int) -> None:
+    def take_from_supply(self, seat: int) -> None:
         """A flag leaves the seat's supply for the cards. P15: a player never holds more
         interrupt tokens than flags in supply (an eliminated player's interrupting flag may
         run AddFlag with the last one)."""
@@ -289,15 +299,15 @@ class BoardState:
             self.removed[owner] += 1
             self.on_board[owner] -= 1
 
-    def _remove_flag(self, card: int, k: int) -> None:
+    def remove_flag(self, card: int, k: int) -> None:
         q = self.queues[card]
         owner = q[k] >> OWNER_SHIFT  # one flag: counted here, not by _discard (a hot path)
         self.removed[owner] += 1
         self.on_board[owner] -= 1
         self.queues[card] = q[:k] + q[k + 1:]
-        self._progress()
+        self.progress()
 
-    def _move_flag(self, source: tuple[int, int], dest: int) -> None:
+    def move_flag(self, source: tuple[int, int], dest: int) -> None:
         card, k = source
         q = self.queues[card]
         code = q[k] & ~PENDING  # a flag that leaves its card loses its turn (C1)
@@ -307,16 +317,16 @@ class BoardState:
         self.queues[card] = q[:k] + q[k + 1:]
         self.queues[dest] += (code,)
 
-    def _damage(self, seat: int, amount: int) -> None:
+    def damage(self, seat: int, amount: int) -> None:
         if amount:
             self.lives[seat] -= amount
             if self.game.heals:  # a life can come back: the loss is not irreversible (C9)
                 self.progressed = True  # (eliminations are still checked)
                 self._sig = None  # lives are in the key
             else:
-                self._progress()
+                self.progress()
 
-    def _heal(self, seat: int, amount: int) -> None:
+    def heal(self, seat: int, amount: int) -> None:
         """The player gains ``amount`` life, never above the starting life (each player has
         only their five life counters)."""
         life = self.lives[seat]
@@ -330,7 +340,7 @@ class BoardState:
         return (self.kinds.pop(i), self.mods.pop(i), self.vals.pop(i), self.queues.pop(i),
                 self.uids.pop(i))
 
-    def _move_card(self, i: int, at: int) -> None:
+    def move_card(self, i: int, at: int) -> None:
         """Take the card at i out and insert it at index ``at``; the cursor stays on its card."""
         cursor_uid = self.uids[self.cursor]
         kind, mods, vals, queue, uid = self._take_card(i)
@@ -342,7 +352,7 @@ class BoardState:
         self.cursor = self.uids.index(cursor_uid)  # C2
         self._sig = None
 
-    def _swap_card(self, j: int) -> None:
+    def swap_card(self, j: int) -> None:
         """This card and card j swap places, each with its queue and chips; the cursor stays
         on its card (C2)."""
         i = self.uids.index(self.this_uid)
@@ -356,7 +366,7 @@ class BoardState:
         self.cursor = self.uids.index(cursor_uid)
         self._sig = None
 
-    def _remove_card(self, i: int) -> None:
+    def remove_card(self, i: int) -> None:
         n = len(self.queues)
         cursor = self.cursor
         queue = self.queues[i]
@@ -383,7 +393,7 @@ class BoardState:
         self._take_card(i)
         self.cursor = self.uids.index(to) if self.queues else 0
         self._sig = None
-        self._progress()
+        self.progress()
 
     def _chips_back(self, mods: tuple[int, ...]) -> None:
         """A card with these net chips leaves the game: its chips go back to the supply (P8)."""
@@ -393,23 +403,23 @@ class BoardState:
             self.chips[m < 0] += abs(m)
         self._sig = None  # the chip supply is part of the position
 
-    def _queue_copies(self, commands: list[tuple[int, CardType, tuple[int, ...]]]) -> None:
+    def queue_copies(self, commands: list[tuple[int, CardType, tuple[int, ...]]]) -> None:
         """Copied commands (offset from this card, card, values) run next, as one group: their
         order is read from the direction as each runs (:meth:`_next_later`)."""
         self.later = ((_COPY_GROUP, tuple(commands)),) + self.later
 
-    def _change_param(self, card: int, index: int, delta: int) -> None:
+    def change_param(self, card: int, index: int, delta: int) -> None:
         """Raise (delta > 0) or lower a parameter by chips, within the chip supply (SPEC 2.5)."""
         mods = list(self.mods[card])
         printed = self.kinds[card].params[index]
-        m = mods[index] = self._shift(printed, mods[index], delta)
+        m = mods[index] = self.shift(printed, mods[index], delta)
         self.mods[card] = tuple(mods)
         vals = list(self.vals[card])
         vals[index] = printed + m
         self.vals[card] = tuple(vals)
         self._sig = None
 
-    def _shift(self, printed: int, m: int, delta: int) -> int:
+    def shift(self, printed: int, m: int, delta: int) -> int:
         """The net chips ``m`` on a parameter printed ``printed`` after raising it by ``delta``
         (lowering if negative), chip by chip within the shared chip supply (SPEC 2.5)."""
         if self.free:  # Nightmare: no chips, and numbers may go below zero
@@ -447,7 +457,7 @@ class BoardState:
     def _end_stalemate(self) -> None:
         raise NotImplementedError  # (outcome.py)
 
-    def _arrive(self) -> None:
+    def arrive(self) -> None:
         raise NotImplementedError  # (state.py)
 
     def _next_turn(self) -> None:

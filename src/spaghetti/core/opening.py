@@ -107,7 +107,7 @@ class Opening(Outcome):
             return
         self.cursor = 0
         self.direction = 1
-        self._arrive()
+        self.arrive()
         self._next_turn()
 
     def _after_arrangement(self) -> None:
@@ -135,7 +135,7 @@ class Opening(Outcome):
 
     def _setup_legal(self, d: int) -> tuple[int, ...]:
         if d == D_OPEN:
-            seat = self._actor
+            seat = self.actor
             c = self.opened - 1
             if self.hand[seat] and seat << OWNER_SHIFT not in self.queues[c]:
                 return (PASS, PLACE | c)
@@ -178,7 +178,7 @@ class Opening(Outcome):
             self.drawn += (arg,)
             card = self.deal[arg]
             instant = list(self.instant)
-            instant[self._actor] = (card, (0,) * len(card.params))
+            instant[self.actor] = (card, (0,) * len(card.params))
             self.instant = tuple(instant)
             if len(self.drawn) == 2:  # the third card stays face down all game
                 self._start_placement()
@@ -192,7 +192,7 @@ class Opening(Outcome):
         if action == PASS:
             self.passes += 1
         else:
-            self._put(self.opened - 1, self._actor)
+            self._put(self.opened - 1, self.actor)
             self.passes = 0
         self.rot = (self.rot + 1) % n
         if not any(self.hand):  # every flag is placed: the rest open, and execution begins

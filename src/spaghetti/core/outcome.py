@@ -48,7 +48,7 @@ class Outcome(Position):
                     if seat in out:
                         self.removed[seat] += 1
                 self.arrivals = tuple(a for a in self.arrivals if a[0] not in out)
-        self._progress()
+        self.progress()
         left = [p for p in range(self.players) if alive[p]]
         if len(left) == 1:
             self._finish(left[0], "elimination")

@@ -91,7 +91,7 @@ class Position(BoardState):
     def _key(self) -> tuple:
         """The reversible part of the position. The rest (lives, supplies, hands, who is still
         in) only ever changes irreversibly, and every such change empties ``seen``
-        (:meth:`_progress`), so within ``seen`` it is the same for every entry."""
+        (:meth:`progress`), so within ``seen`` it is the same for every entry."""
         sig = self._sig
         if sig is None:
             sig = self._sig = BoardKey((tuple([k.name for k in self.kinds]), tuple(self.mods),

@@ -347,7 +347,7 @@ class State(Opening):
         d = self.decision
         if d == D_TURN:
             base: tuple[int, ...] = _TURN_PASS_RUN if self._can_run() else _TURN_PASS_ONLY
-            if self.inst_on and self.instant[self._actor] is not None:
+            if self.inst_on and self.instant[self.actor] is not None:
                 base += (INSTANT,)  # C4: the card's departure alone changes the position
             return base + (DECLARE,) if self.repeated else base
         if d == D_TARGET:
@@ -360,7 +360,7 @@ class State(Opening):
         if d == D_PLACE:
             if self.game.option("stacking"):  # Nightmare: any card, one's own flags too (N12)
                 return tuple([PLACE | i for i in range(len(self.queues))])
-            mine = self._actor << OWNER_SHIFT  # flags carry no marks during placement
+            mine = self.actor << OWNER_SHIFT  # flags carry no marks during placement
             return tuple([PLACE | i for i, q in enumerate(self.queues) if mine not in q])
         return self._setup_legal(d)
 
@@ -496,18 +496,18 @@ class State(Opening):
         return True
 
     def _interrupt(self, action: int) -> None:
-        seat = self._actor
+        seat = self.actor
         if action != PASS:  # spend a token: a flag from supply joins the card's tail
             self.tokens = tuple(t - (p == seat) for p, t in enumerate(self.tokens))
-            self._add_flag(action & 0xFFFF, seat)
+            self.add_flag(action & 0xFFFF, seat)
         self.interrupters = self.interrupters[1:]
         if self.interrupters:
             self.to_move = self.interrupters[0]
             return
-        self._arrive()  # the visit starts with the interrupting flags in place
+        self.arrive()  # the visit starts with the interrupting flags in place
         self._next_turn()
 
-    def _arrive(self) -> None:
+    def arrive(self) -> None:
         """The cursor arrives at its card: every flag then on it is pending (C1); with
         ReversePriority in the program, only the first (C10)."""
         c = self.cursor
@@ -554,7 +554,7 @@ class State(Opening):
             # No pending flag left: the visit ends and the cursor advances to the next card
             # with flags (an empty card is visited and left at once).
             if self.arrivals:  # flags on their way arrive as the cursor moves
-                self._land()
+                self.land()
             n = len(queues)
             step = self.direction
             temp = self.temp_chips
@@ -604,11 +604,11 @@ class State(Opening):
                 raise AssertionError("no flag on any card, yet the game is not over")
             self._leave(c)
             if self.arrivals:
-                self._land()
+                self.land()
             self.cursor = (c + self.direction) % len(queues)
             if self.intr_on and self._offer_interrupts():
                 return  # the visit starts once the interrupts are answered
-            self._arrive()
+            self.arrive()
 
     def _give_turn(self, c: int, q: tuple[int, ...], k: int) -> None:
         """The turn hand-over of the expanded path (the fast path has its own, inline)."""
@@ -632,14 +632,14 @@ class State(Opening):
     def _start_instant(self) -> None:
         """The flag's owner runs their instant card's command as if printed on this card; the
         instant card leaves the game, revealed."""
-        seat = self._actor
+        seat = self.actor
         held = self.instant[seat]
         values = self._instant_values(held)  # counts are read at run
-        self._instant_leaves(seat, "used")
+        self.instant_leaves(seat, "used")
         self._start_run()
         self._begin(held[0], values)
 
-    def _instant_leaves(self, seat: int, how: str) -> None:
+    def instant_leaves(self, seat: int, how: str) -> None:
         """Seat's instant card leaves the game: ``used`` (revealed) or ``discarded``
         (RemoveCommand, unrevealed); its chips go back to the supply (P14)."""
         card, mods = self.instant[seat]
@@ -647,7 +647,7 @@ class State(Opening):
         self.instant = tuple(None if s == seat else h for s, h in enumerate(self.instant))
         self.instant_gone = tuple((how, card if how == "used" else None) if s == seat else g
                                   for s, g in enumerate(self.instant_gone))
-        self._progress()
+        self.progress()
 
     def _start_run(self) -> None:
         """A run begins on the cursor's card: "this card" is fixed, and copies choose their
@@ -749,7 +749,7 @@ class State(Opening):
         to, fresh = self._pop_return()
         self.cursor = self.uids.index(to)
         if fresh:
-            self._arrive()
+            self.arrive()
 
     def _pop_return(self) -> tuple[int, bool]:
         """Where the visit of a called card returns to, and whether it arrives there afresh.
@@ -773,14 +773,14 @@ class State(Opening):
             self.vals[c] = self.kinds[c].params
             self._sig = None
 
-    def _add_later(self, card: int, seat: int) -> None:
+    def add_later(self, card: int, seat: int) -> None:
         """WORM, SPAWN: a flag from the seat's supply that joins the card's tail when the cursor
         next moves (the notes: so copies cannot breed flags without end)."""
-        self._take_from_supply(seat)
+        self.take_from_supply(seat)
         self.arrivals += ((seat, self.uids[card]),)
-        self._progress()
+        self.progress()
 
-    def _land(self) -> None:
+    def land(self) -> None:
         """The cursor moves: the flags on their way arrive, each at its card's tail, in the order
         they were sent; one whose card has gone back to its owner's supply (N4)."""
         for seat, uid in self.arrivals:
@@ -809,7 +809,7 @@ class State(Opening):
             return
         if self.rearrive:  # C3: the cursor's card was removed; its follower is a fresh arrival
             self.rearrive = False
-            self._arrive()
+            self.arrive()
         self._next_turn()
 
     def _next_later(self) -> tuple[CardType, tuple[int, ...]]:

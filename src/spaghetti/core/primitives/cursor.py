@@ -41,7 +41,7 @@ class Call(Primitive):
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         """A card within ``amount`` places before or after this one, counted round the program,
         not this one nor any card whose visit waits for a call (C16)."""
-        here = board._this_index()
+        here = board.this_index()
         if here < 0:
             return []
         n = len(board.queues)
@@ -67,7 +67,7 @@ class Call(Primitive):
         board.chosen = board.chosen | {board.uids[c]}
         board.calls += (board.uids[board.cursor],)
         board.cursor = c
-        board._arrive()
+        board.arrive()
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
@@ -131,10 +131,10 @@ class Jump(Primitive):
             this = board.this_uid
             board.jumps = tuple((j, t) for j, t in board.jumps if j != this) + \
                 ((this, board.uids[i]),)
-        board._land()
+        board.land()
         board.cursor = i
         board.rearrive = True
-        board._sig = None
+        board.forget_key()
 
     def tell(self, t: Telling) -> tuple[str, bool]:
         return t.words["jump"].format(dst=t.card(t.before, N.argument(t.action))), False
@@ -182,7 +182,7 @@ class _Copy(Primitive):
                 board.copied = board.copied | {board.uids[i]}
             commands.append((offset, kind, board.vals[i]))
         if commands:
-            board._queue_copies(commands)
+            board.queue_copies(commands)
 
 
 class CopyAhead(_Copy):

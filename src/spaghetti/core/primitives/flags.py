@@ -19,7 +19,7 @@ def _flags(board: Board, step: Step) -> list[int]:
             return []
         focus = board.uids.index(uid)
         return [FLAG | focus << 8 | k for k, c in enumerate(queues[focus]) if not c & MOVED]
-    this = board._this_index() if step.other else -1
+    this = board.this_index() if step.other else -1
     return [FLAG | i << 8 | k for i, q in enumerate(queues) if i != this
             for k, c in enumerate(q) if not c & MOVED]
 
@@ -56,10 +56,10 @@ class AddFlag(Primitive):
     }
 
     def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        return bool(board.supply[board._actor]) and (len(board.queues) > 1 or not step.other)
+        return bool(board.supply[board.actor]) and (len(board.queues) > 1 or not step.other)
 
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
-        if not board.supply[board._actor]:
+        if not board.supply[board.actor]:
             return []  # an effect does as much as it can (C5): no flag left to add
         return unchosen_cards(board, board.this_uid if step.other else -1)
 
@@ -67,9 +67,9 @@ class AddFlag(Primitive):
         card = action & 0xFFFF
         board.chosen = board.chosen | {board.uids[card]}
         if step.later:
-            board._add_later(card, board._actor)
+            board.add_later(card, board.actor)
         else:
-            board._add_flag(card, board._actor, step.head)
+            board.add_flag(card, board.actor, step.head)
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
@@ -115,7 +115,7 @@ class MoveFlag(Primitive):
             board.selected = (action >> 8 & 0xFF, action & 0xFF)
             board.derived = True
             return True  # the pair goes on with "to N": no done mid-pair
-        board._move_flag(board.selected, action & 0xFFFF)
+        board.move_flag(board.selected, action & 0xFFFF)
         board.selected = None
         return False
 
@@ -153,7 +153,7 @@ class RemoveFlag(Primitive):
         c, k = action >> 8 & 0xFF, action & 0xFF
         if step.same_card and not board.chosen:
             board.chosen = frozenset((board.uids[c],))
-        board._remove_flag(c, k)
+        board.remove_flag(c, k)
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
@@ -175,7 +175,7 @@ class Charm(Primitive):
     }
 
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
-        actor = board._actor
+        actor = board.actor
         if not board.supply[actor]:
             return []  # the actor needs a flag of their own to put there
         return [FLAG | i << 8 | k for i, q in enumerate(board.queues)
@@ -186,13 +186,13 @@ class Charm(Primitive):
         place, with its marks (N3)."""
         card, k = action >> 8 & 0xFF, action & 0xFF
         q = board.queues[card]
-        owner, actor = q[k] >> OWNER_SHIFT, board._actor
+        owner, actor = q[k] >> OWNER_SHIFT, board.actor
         board.supply[owner] += 1
         board.on_board[owner] -= 1
-        board._take_from_supply(actor)
+        board.take_from_supply(actor)
         board.on_board[actor] += 1
         board.queues[card] = q[:k] + (actor << OWNER_SHIFT | q[k] & 7,) + q[k + 1:]
-        board._progress()
+        board.progress()
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
@@ -222,7 +222,7 @@ class Reorder(Primitive):
         if sel is not None:  # reordering card c: its flags from place k on
             c, k = sel
             return [FLAG | c << 8 | j for j in range(k, len(board.queues[c]))]
-        here = board._this_index()
+        here = board.this_index()
         if here < 0:
             return []
         chosen = board.chosen if board.cmd is not None else ()
@@ -241,7 +241,7 @@ class Reorder(Primitive):
         k += 1
         if k < len(q) - 1:  # the last flag takes the last place by itself
             board.selected = (c, k)
-            board._legal = tuple(FLAG | c << 8 | i for i in range(k, len(q)))
+            board.offer(tuple(FLAG | c << 8 | i for i in range(k, len(q))))
             return True
         board.selected = None
         board.chosen = board.chosen | {board.uids[c]}
@@ -275,13 +275,13 @@ class RemoveRunningFlag(Primitive):
         for i, q in enumerate(board.queues):  # if it is still on a card
             for k, c in enumerate(q):
                 if c & RUNNING:
-                    board._remove_flag(i, k)
+                    board.remove_flag(i, k)
                     return
 
 
 def _others(board: Board) -> list[tuple[int, tuple[int, ...]]]:
     """The indexes and queues of the cards other than this one."""
-    here = board._this_index()
+    here = board.this_index()
     return [(i, q) for i, q in enumerate(board.queues) if i != here]
 
 
@@ -327,13 +327,13 @@ class Spawn(Primitive):
     delays = True
 
     def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        return bool(board.supply[board._actor])
+        return bool(board.supply[board.actor])
 
     def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         threshold = step.amount_of(vals)
         this = board.this_uid
         for i, (q, uid) in enumerate(zip(board.queues, board.uids)):
             if uid == this or len(q) >= threshold:
-                if not board.supply[board._actor]:
+                if not board.supply[board.actor]:
                     break
-                board._add_later(i, board._actor)
+                board.add_later(i, board.actor)

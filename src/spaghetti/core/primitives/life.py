@@ -44,19 +44,19 @@ class Damage(Primitive):
 
     def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         if step.other:
-            return any(alive and p != board._actor for p, alive in enumerate(board.alive))
+            return any(alive and p != board.actor for p, alive in enumerate(board.alive))
         return True
 
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         chosen = board.chosen
-        me = board._actor if step.other else -1
+        me = board.actor if step.other else -1
         return [PLAYER | p for p, alive in enumerate(board.alive)
                 if alive and p != me and not chosen >> p & 1]
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
         seat = action & 0xFFFF
         board.chosen |= 1 << seat
-        board._damage(seat, step.amount_of(board.cmd_vals))
+        board.damage(seat, step.amount_of(board.cmd_vals))
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
@@ -76,13 +76,13 @@ class Heal(Primitive):
     }
 
     def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        me = board._actor if step.other else -1
+        me = board.actor if step.other else -1
         return any(alive and p != me and below_cap(board, board.lives[p])
                    for p, alive in enumerate(board.alive))
 
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         chosen = board.chosen
-        me = board._actor if step.other else -1
+        me = board.actor if step.other else -1
         # a player at full life is no target for a heal (C5)
         return [PLAYER | p for p, alive in enumerate(board.alive)
                 if alive and p != me and not chosen >> p & 1
@@ -91,7 +91,7 @@ class Heal(Primitive):
     def choose(self, board: Board, step: Step, action: int) -> bool:
         seat = action & 0xFFFF
         board.chosen |= 1 << seat
-        board._heal(seat, step.amount_of(board.cmd_vals))
+        board.heal(seat, step.amount_of(board.cmd_vals))
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
@@ -108,11 +108,11 @@ class DamageSelf(Primitive):
     }
 
     def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
-        life = board.lives[board._actor]  # only the net effect of the card's self steps
+        life = board.lives[board.actor]  # only the net effect of the card's self steps
         return self_life(card.effect, vals, life, board.game.life_cap) != life
 
     def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
-        board._damage(board._actor, step.amount_of(vals))
+        board.damage(board.actor, step.amount_of(vals))
 
 
 class HealSelf(DamageSelf):
@@ -125,7 +125,7 @@ class HealSelf(DamageSelf):
     }
 
     def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
-        board._heal(board._actor, step.amount_of(vals))
+        board.heal(board.actor, step.amount_of(vals))
 
 
 class _DamageSome(Primitive):
@@ -142,7 +142,7 @@ class _DamageSome(Primitive):
     def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         amount = step.amount_of(vals)
         for p in self.hit(board):
-            board._damage(p, amount)
+            board.damage(p, amount)
 
 
 class DamageOthers(_DamageSome):
@@ -151,12 +151,12 @@ class DamageOthers(_DamageSome):
     name = "damage_others"
 
     def hit(self, board: Board) -> list[int]:
-        return [p for p, alive in enumerate(board.alive) if alive and p != board._actor]
+        return [p for p, alive in enumerate(board.alive) if alive and p != board.actor]
 
 
 def _here(board: Board) -> set[int]:
     """The owners of the flags on this card (none once it has left the game)."""
-    i = board._this_index()
+    i = board.this_index()
     return {c >> OWNER_SHIFT for c in board.queues[i]} if i >= 0 else set()
 
 

@@ -16,7 +16,7 @@ def instant_slots(board: Board) -> Iterator[tuple[int, int, int, int]]:
     for s, held in enumerate(board.instant):
         if held:
             card, mods = held
-            for j in range(len(card.params) if s == board._actor else 1):
+            for j in range(len(card.params) if s == board.actor else 1):
                 yield s, j, mods[j], card.params[j] + mods[j]
 
 
@@ -58,12 +58,12 @@ class _Shift(Primitive):
         delta = self.sign * step.amount_of(board.cmd_vals)
         if action & KIND_MASK == PARAM:
             board.chosen = board.chosen | {action}
-            board._change_param(arg >> 8, arg & 0xFF, delta)
+            board.change_param(arg >> 8, arg & 0xFF, delta)
             return False
         seat, index = arg >> 8, arg & 0xFF  # C12: a parameter of an unused instant card
         card, mods = board.instant[seat]
         mods = list(mods)
-        mods[index] = board._shift(card.params[index], mods[index], delta)
+        mods[index] = board.shift(card.params[index], mods[index], delta)
         instant = list(board.instant)
         instant[seat] = (card, tuple(mods))
         board.instant = tuple(instant)

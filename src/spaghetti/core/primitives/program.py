@@ -10,7 +10,7 @@ from .base import Board, CardType, Primitive, Step, Telling, unchosen_cards
 def _adjacent(board: Board) -> list[int]:
     """KILL_CARD (Nightmare): the card just before or just after this one, not chosen yet."""
     n = len(board.queues)
-    here = board._this_index()
+    here = board.this_index()
     if here < 0 or n < 2:
         return []
     chosen = board.chosen if board.cmd is not None else ()
@@ -52,10 +52,10 @@ class RemoveCard(Primitive):
     def choose(self, board: Board, step: Step, action: int) -> bool:
         arg = action & 0xFFFF
         if action & KIND_MASK == ICARD:  # C12: discarded unrevealed
-            board._instant_leaves(arg, "discarded")
+            board.instant_leaves(arg, "discarded")
             return False
         board.chosen = board.chosen | {board.uids[arg]}
-        board._remove_card(arg)
+        board.remove_card(arg)
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
@@ -97,7 +97,7 @@ class MoveCard(Primitive):
             board.derived = True
             return True  # the pair goes on with "at N"
         uid = board.selected
-        board._move_card(board.uids.index(uid), action & 0xFFFF)
+        board.move_card(board.uids.index(uid), action & 0xFFFF)
         board.chosen = board.chosen | {uid}
         board.selected = None
         return False
@@ -131,7 +131,7 @@ class SwapCard(Primitive):
     def choose(self, board: Board, step: Step, action: int) -> bool:
         arg = action & 0xFFFF
         board.chosen = board.chosen | {board.uids[arg]}
-        board._swap_card(arg)
+        board.swap_card(arg)
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
@@ -153,14 +153,14 @@ class Float(Primitive):
 
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         n = len(board.queues)
-        here = board._this_index()
+        here = board.this_index()
         if here < 0 or n < 2:
             return []
         d = step.amount_of(vals)
         return [AT | i for i in sorted({(here - d) % n, (here + d) % n}) if i != here]
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
-        board._swap_card(action & 0xFFFF)
+        board.swap_card(action & 0xFFFF)
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
@@ -174,4 +174,4 @@ class RemoveThisCard(Primitive):
 
     def do(self, board: Board, step: Step, vals: tuple[int, ...]) -> None:
         if board.this_uid in board.uids:
-            board._remove_card(board.uids.index(board.this_uid))
+            board.remove_card(board.uids.index(board.this_uid))
