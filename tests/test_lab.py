@@ -120,6 +120,7 @@ def test_verify_replays_saved_games_and_names_those_that_play_otherwise(tmp_path
                    workers=1)["a"]) == 6  # a superseded file still reads
 
 
+@pytest.mark.slow  # (a game of normal players at level 3 takes seconds)
 def test_the_published_results_still_stand_or_say_they_are_superseded():
     import pathlib
 
@@ -419,7 +420,7 @@ def test_lab_publish_plays_the_experiments_and_writes_the_readme_sections(tmp_pa
     assert result.exit_code == 0, result.output
     assert "1 experiment played" in result.output and "strength written anew" in result.output
     text = readme.read_text(encoding="utf-8")
-    assert "old" not in text and "| level | random | perfect |" in text
+    assert "old" not in text and "| level | players | fair share | random | perfect |" in text
     games = [json.loads(line) for line in (out / "strength-code-l1-random.jsonl")
              .read_text().splitlines()[1:]]
     first = sum(g["game"]["winner"] == g["game"]["first"] for g in games)

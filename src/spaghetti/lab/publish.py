@@ -22,26 +22,27 @@ from .measures import Rate, seat_wins
 
 #: The strengths of the seat-advantage figure, weakest first (perfect: level 1, exact).
 STRENGTHS = ("random", "easy", "normal", "hard")
-_STRENGTH_NAME = re.compile(r"strength-code-l(\d)-([a-z]+)$")
+_STRENGTH_NAME = re.compile(r"strength-code-l(\d)(?:-(\d)p)?-([a-z]+)$")
 
 
-def strength_rates(out: pathlib.Path) -> dict[int, dict[str, Rate]]:
-    """The first seat's win rate by level and strength, from the ``strength-code-l<L>-<ai>``
-    results in ``out`` that still stand (superseded ones aside); perfect play at level 1 from
-    the exact solve (proven programs, not a sample)."""
-    rates: dict[int, dict[str, Rate]] = {}
+def strength_rates(out: pathlib.Path) -> dict[tuple[int, int], dict[str, Rate]]:
+    """The first seat's win rate by (level, players) and strength, from the
+    ``strength-code-l<L>[-<P>p]-<ai>`` results in ``out`` that still stand (superseded ones
+    aside); perfect play at level 1 with 2 players from the exact solve (proven programs, not a
+    sample)."""
+    rates: dict[tuple[int, int], dict[str, Rate]] = {}
     for path in sorted(out.glob("strength-code-l*-*.jsonl")):
         match = _STRENGTH_NAME.match(path.stem)
-        if not match or match.group(2) not in LEVELS:
+        if not match or match.group(3) not in LEVELS:
             continue
         head, games = runner.read(path)
         if head.get("superseded") or not games:
             continue
-        rates.setdefault(int(match.group(1)), {})[match.group(2)] = \
-            seat_wins([game for _, game in games], 2)[0]
+        players = int(match.group(2) or 2)
+        rates.setdefault((int(match.group(1)), players), {})[match.group(3)] = \
+            seat_wins([game for _, game in games], players)[0]
     if rates:
-        seats = exact_seats()
-        rates.setdefault(1, {})["perfect"] = seats.first_rate
+        rates.setdefault((1, 2), {})["perfect"] = exact_seats().first_rate
     return rates
 
 
@@ -52,14 +53,15 @@ def strength_section(out: pathlib.Path, figures: bool = True) -> str:
     if not rates:
         return "(No strength results yet: `spaghetti lab publish` plays them.)"
     columns = [s for s in (*STRENGTHS, "perfect") if any(s in r for r in rates.values())]
-    lines = ["| level | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
-    for level in sorted(rates):
-        cells = [_cell(rates[level].get(s)) for s in columns]
-        lines.append(f"| {level} | " + " | ".join(cells) + " |")
-    lines += ["", "The first seat's wins of the games each pair of players played (both seats the "
-              "same player, 2 players, the same fresh deals at every strength: seeds 100000 on), "
-              "with the 95 % interval; perfect play at level 1 is the exact solve's proven "
-              "programs (`spaghetti lab exact`)."]
+    lines = ["| level | players | fair share | " + " | ".join(columns) + " |",
+             "|---|---|---|" + "---|" * len(columns)]
+    for level, players in sorted(rates):
+        cells = [_cell(rates[level, players].get(s)) for s in columns]
+        lines.append(f"| {level} | {players} | {1 / players:.1%} | " + " | ".join(cells) + " |")
+    lines += ["", "The first seat's wins of the games each set of players played (every seat the "
+              "same player, the same fresh deals at every strength: seeds 100000 on), with the "
+              "95 % interval; perfect play at level 1 is the exact solve's proven programs "
+              "(`spaghetti lab exact`)."]
     if figures:
         try:
             _figure(rates, columns, out)
@@ -83,22 +85,26 @@ def _relative(out: pathlib.Path) -> str:
     return "results" if parts[-1] == "results" and parts[-2] == "lab" else str(out)
 
 
-def _figure(rates: dict[int, dict[str, Rate]], columns: list[str], out: pathlib.Path) -> None:
+def _figure(rates: dict[tuple[int, int], dict[str, Rate]], columns: list[str],
+            out: pathlib.Path) -> None:
     from .report import _label, _pyplot
 
     plt, cjk = _pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    for level in sorted(rates):
-        xs = [i for i, s in enumerate(columns) if s in rates[level]]
-        got = [rates[level][columns[i]] for i in xs]
+    for level, players in sorted(rates):
+        xs = [i for i, s in enumerate(columns) if s in rates[level, players]]
+        got = [rates[level, players][columns[i]] for i in xs]
+        name = f"level {level}" + (f", {players} players" if players != 2 else "")
+        name_ja = f"レベル{level}" + (f"・{players}人" if players != 2 else "")
         ax.errorbar(xs, [r.value for r in got],
                     yerr=[[r.value - r.interval[0] for r in got],
                           [r.interval[1] - r.value for r in got]],
-                    marker="o", capsize=3, label=_label(f"level {level}", f"レベル{level}", cjk))
+                    marker="o", capsize=3, label=_label(name, name_ja, cjk))
     ax.set_xticks(range(len(columns)))
     ax.set_xticklabels(columns)
     ax.set_ylim(0, 1)
-    ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    for players in sorted({p for _, p in rates}):  # each count's fair share
+        ax.axhline(1 / players, color="grey", linewidth=0.8, linestyle="--")
     ax.set_xlabel(_label("strength of both players", "両者の強さ", cjk))
     ax.set_ylabel(_label("first seat's win rate (95 %)", "先手の勝率（95%）", cjk))
     ax.set_title(_label("The first seat's advantage against strength", "強さと先手の有利",
