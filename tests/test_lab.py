@@ -411,7 +411,7 @@ def test_lab_publish_plays_the_experiments_and_writes_the_readme_sections(tmp_pa
         '[experiment]\nname = "strength-code-l1-random"\nai = "random"\ngames = 6\n'
         'seed = 100000\n', encoding="utf-8")
     readme = tmp_path / "README.md"
-    readme.write_text("# Lab\n\n<!-- lab:strength -->\nold\n<!-- /lab:strength -->\n",
+    readme.write_text("# Lab\n\n<!-- lab:strength -->\n<!-- /lab:strength -->\n",
                       encoding="utf-8")
     out = tmp_path / "results"
     args = ["lab", "publish", "--experiments", str(experiments), "--out", str(out),
@@ -419,8 +419,10 @@ def test_lab_publish_plays_the_experiments_and_writes_the_readme_sections(tmp_pa
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert "1 experiment played" in result.output and "strength written anew" in result.output
+    assert CliRunner().invoke(cli, args).exit_code == 0  # written again in place, not twice
+    assert readme.read_text(encoding="utf-8").count("| level | players |") == 1
     text = readme.read_text(encoding="utf-8")
-    assert "old" not in text and "| level | players | fair share | random | perfect |" in text
+    assert "| level | players | fair share | random | perfect |" in text
     games = [json.loads(line) for line in (out / "strength-code-l1-random.jsonl")
              .read_text().splitlines()[1:]]
     first = sum(g["game"]["winner"] == g["game"]["first"] for g in games)

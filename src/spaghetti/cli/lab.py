@@ -215,7 +215,7 @@ def publish_command(folder: str, only: str, out_dir: str, readme: str, workers: 
         _write_report(experiment, results, out,
                       f"spaghetti lab publish --only {experiment.name}", no_plots)
     written = publish.write_sections(pathlib.Path(readme), out, not no_plots)
-    click.echo(f"{counted(len(plan), 'experiment')} played; {readme}: "
+    click.echo(f"{counted(len(plan), 'experiment')} played (or found played); {readme}: "
                f"{', '.join(written) or 'no section'} written anew")
 
 

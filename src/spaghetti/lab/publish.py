@@ -125,10 +125,10 @@ def write_sections(readme: pathlib.Path, out: pathlib.Path, figures: bool = True
     text = readme.read_text(encoding="utf-8")
     written = []
     for name, make in SECTIONS.items():
-        pattern = re.compile(rf"(<!-- lab:{name} -->\n).*?(\n<!-- /lab:{name} -->)", re.S)
+        pattern = re.compile(rf"(<!-- lab:{name} -->\n).*?(<!-- /lab:{name} -->)", re.S)
         if pattern.search(text):
             body = make(out, figures)
-            text = pattern.sub(lambda m: m.group(1) + body + m.group(2), text)
+            text = pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
             written.append(name)
     readme.write_text(text, encoding="utf-8")
     return written
