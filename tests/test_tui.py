@@ -675,6 +675,27 @@ def test_the_move_list_ends_with_the_newest_move_whole(variant, players, seed, m
     asyncio.run(play())
 
 
+def test_in_japanese_a_moves_number_stays_on_the_line_of_its_move():
+    """Japanese has no spaces to break at: the move's text folds by the cell, and its number
+    is never left alone on a line of the move list."""
+    import re
+
+    state = spaghetti.new_game(1, 2, seed=5)
+    app = GameApp(Setup(state, [None, RandomPlayer(5)], 5), lang="ja")
+
+    async def play() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            while len(app.model.log) < 12:
+                await pilot.press("enter")
+                await settle(pilot, app)
+            side = [line[54:].strip() for line in screen_text(app).splitlines()]
+            assert any(re.match(r"\d+\.\S", line) for line in side)  # a move, numbered
+            assert not [line for line in side if re.fullmatch(r"\d+\.", line)]
+
+    asyncio.run(play())
+
+
 # ------------------------------------------------------------------ leaving
 
 

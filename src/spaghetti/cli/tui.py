@@ -1109,7 +1109,10 @@ class GameApp(App[None]):
         self.query_one("#moves-title", Static).update(w("moves", self.lang))
         if len(log) != self._log_size:
             width = len(str(max(len(log), 1)))
-            moves.set_options([f"{n:>{width}}. {line}" for n, line in enumerate(log, 1)])
+            # Japanese has no spaces to break at but the one after the number: without it, a
+            # long move folds by the cell and its number stays on its line.
+            gap = "" if self.lang == "ja" else " "
+            moves.set_options([f"{n:>{width}}.{gap}{line}" for n, line in enumerate(log, 1)])
             self._log_size = len(log)
         if described is not None and described <= moves.option_count:
             moves.highlighted = described - 1  # the move marked on the board
