@@ -209,6 +209,12 @@ def test_an_experiment_file_that_is_not_text_is_one_line(tmp_path):
     (["solve", "{record}", "--time-limit", "nan"], "invalid value for '--time-limit': 'nan' is "
                                                    "not a number of seconds (see 'spaghetti "
                                                    "solve --help')"),
+    (["arena", "--games", "99999999999"], "invalid value for '--games': 99999999999 is not in "
+                                          "the range 1<=x<=1000000 (see 'spaghetti arena "
+                                          "--help')"),
+    (["lab", "puzzles", "--games", "99999999999"], "invalid value for '--games': 99999999999 is "
+                                                   "not in the range 1<=x<=1000000 (see "
+                                                   "'spaghetti lab puzzles --help')"),
     (["solve-level1", "--time-limit", "inf"], "invalid value for '--time-limit': inf is not in "
                                               "the range 0.1<=x<=10000000 (see 'spaghetti "
                                               "solve-level1 --help')"),

@@ -28,7 +28,7 @@ def _pair(text: str) -> tuple[str, str]:
 @click.command()
 @click.option("--players", "pair", metavar="A,B", required=True,
               help=f"The two computer players, by difficulty: {', '.join(LEVELS)}.")
-@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=20, show_default=True,
               help="Number of games; each program is played twice, seats swapped.")
 @click.option("--level", type=click.IntRange(1, 3), default=1, show_default=True,
               help="Game level 1, 2 or 3.")

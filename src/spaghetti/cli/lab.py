@@ -280,7 +280,7 @@ def exact_command(path: str | None) -> None:
               show_default=True, help="The game of the family.")
 @click.option("--level", type=int, default=1, show_default=True, help="Game level.")
 @click.option("--players", type=int, default=2, show_default=True, help="Number of players.")
-@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
+@click.option("--games", type=click.IntRange(1, spec.MAX_GAMES), default=20, show_default=True,
               help="Self-play games to search for puzzles.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Game i is dealt with seed S + i.")
