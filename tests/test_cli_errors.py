@@ -19,7 +19,7 @@ import spaghetti
 from spaghetti import records
 from spaghetti.ai import RandomPlayer
 from spaghetti.cli.main import cli
-from spaghetti.errors import RecordError
+from spaghetti.errors import RecordError, SetupError
 
 PROGRAM = ["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"]
 
@@ -573,3 +573,18 @@ def test_level_2_gives_a_result_near_the_end_and_says_so_from_the_start(tmp_path
     result = run("solve", str(path), "--time-limit", "60")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("winner under perfect play: seat ")
+
+
+def test_the_level1_results_and_their_second_check_with_a_huge_number_are_one_line(tmp_path):
+    from spaghetti.lab import level1_check
+
+    results = tmp_path / "level1.json"
+    results.write_text('{"format": "spaghetti-level1-solved/1", "n": ' + HUGE + "}",
+                       encoding="ascii")
+    line = one_line_error(run("solve-level1", "--output", str(results), "--limit", "1"))
+    assert line == f"spaghetti: error: {results}: a number of more than 4,300 digits"
+    check = tmp_path / "level1-check.jsonl"
+    check.write_text('{"program": ' + HUGE + "}\n", encoding="ascii")
+    with pytest.raises(SetupError, match="not a results file of the second check \\(a number "
+                                         "of more than 4,300 digits\\)"):
+        level1_check.summary(str(check))

@@ -26,6 +26,7 @@ from collections.abc import Collection, Iterator
 from ..ai import GreedyPlayer, MCTSPlayer, RandomPlayer
 from ..ai.alphabeta import AlphaBetaPlayer
 from ..core.game import Game
+from ..errors import SetupError, too_many_digits
 from ..solver.api import _Run
 from ..solver.level1 import keep_table, take_up_table
 
@@ -127,8 +128,17 @@ def games(path: str) -> list[dict]:
     """The games of a results file, in order (none if there is no file yet)."""
     if not os.path.exists(path):
         return []
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except UnicodeDecodeError:
+        raise SetupError(f"{path}: not a results file of the second check") from None
+    except ValueError as exc:  # not JSON, or a number longer than Python converts
+        why = too_many_digits() if "integer string conversion" in str(exc) else str(exc)
+        raise SetupError(f"{path}: not a results file of the second check ({why})") from None
+    except RecursionError:
+        raise SetupError(f"{path}: not a results file of the second check (nested too "
+                         "deeply)") from None
 
 
 def done(path: str) -> set[tuple[str, str]]:
