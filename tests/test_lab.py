@@ -95,6 +95,24 @@ def test_a_result_records_where_its_games_come_from(tmp_path):
     assert len(game["digest"]) == 16
 
 
+def test_a_resumed_run_keeps_its_header_true_to_the_games_it_holds(tmp_path, monkeypatch):
+    from spaghetti.lab import runner
+
+    path = tmp_path / "small.jsonl"
+    run(loads(SMALL), path, workers=1)
+    run(loads(SMALL.replace("games = 6", "games = 4")), path, workers=1)  # cut to 4
+    head = json.loads(path.read_text().splitlines()[0])
+    assert head["experiment"]["games"] == 4 and head["provenance"]["seeds"] == [3, 6]
+    assert "resumed" not in head  # nothing new was played
+    first = dict(head["provenance"])
+    monkeypatch.setattr(runner, "_commit", lambda: "another")
+    run(loads(SMALL.replace("games = 6", "games = 8")), path, workers=1)  # more, elsewhere
+    head = json.loads(path.read_text().splitlines()[0])
+    assert head["experiment"]["games"] == 8 and head["provenance"]["seeds"] == [3, 10]
+    assert head["provenance"]["commit"] == first["commit"]
+    assert [r["commit"] for r in head["resumed"]] == ["another"]
+
+
 def test_verify_replays_saved_games_and_names_those_that_play_otherwise(tmp_path):
     from spaghetti.lab.runner import supersede, verify
 

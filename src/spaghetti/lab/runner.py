@@ -212,6 +212,37 @@ def verify(path: pathlib.Path, sample: int = 5, cards: dict[str, tuple] | None =
     return Verdict(name, len(picked), tuple(differ))
 
 
+def _rewrite_header(path: pathlib.Path, head: dict[str, Any]) -> None:
+    text = path.read_text(encoding="utf-8").split("\n", 1)
+    path.write_text(json.dumps(head) + "\n" + (text[1] if len(text) > 1 else ""),
+                    encoding="utf-8")
+
+
+def _note_resumed(path: pathlib.Path, experiment: Experiment, playing: bool) -> None:
+    """A run goes on in a results file: its header takes the experiment as it is now (the
+    number of games may have changed, and with it the seeds), and, when it plays new games,
+    where they come from if that differs from the first run (another commit, engine or
+    player)."""
+    head, _ = read(path)
+    if "experiment" not in head:
+        return  # a result made before headers kept the experiment (superseded)
+    now = provenance(experiment)
+    first = head.get("provenance", {})
+    changed = False
+    if head["experiment"] != experiment_data(experiment):
+        head["experiment"] = experiment_data(experiment)
+        first["seeds"] = now["seeds"]
+        changed = True
+    same = {k: v for k, v in now.items() if k != "seeds"}
+    if playing and same != {k: v for k, v in first.items() if k != "seeds"} and \
+            same not in head.get("resumed", []):
+        head.setdefault("resumed", []).append(same)
+        changed = True
+    if changed:
+        head["provenance"] = first
+        _rewrite_header(path, head)
+
+
 def supersede(path: pathlib.Path, reason: str) -> None:
     """Mark a result superseded (why, in words): its header says so, and :func:`verify` leaves
     it alone. The games stay, as the record of their run."""
@@ -219,9 +250,7 @@ def supersede(path: pathlib.Path, reason: str) -> None:
     if not reason.strip():
         raise SetupError("say why the result is superseded")
     head["superseded"] = reason.strip()
-    text = path.read_text(encoding="utf-8").split("\n", 1)
-    path.write_text(json.dumps(head) + "\n" + (text[1] if len(text) > 1 else ""),
-                    encoding="utf-8")
+    _rewrite_header(path, head)
 
 
 def run(experiment: Experiment, path: pathlib.Path, cards: dict[str, tuple] | None = None,
@@ -243,6 +272,8 @@ def run(experiment: Experiment, path: pathlib.Path, cards: dict[str, tuple] | No
     total = len(experiment.arms) * experiment.games
     path.parent.mkdir(parents=True, exist_ok=True)
     new = not path.exists() or path.stat().st_size == 0
+    if not new:
+        _note_resumed(path, experiment, playing=bool(todo))
     with path.open("a", encoding="utf-8") as out:
         if new:
             out.write(json.dumps({"format": FORMAT, "name": experiment.name,
