@@ -26,6 +26,7 @@ it tried each option and how each fared).
 """
 
 import hashlib
+from functools import cache
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -100,11 +101,17 @@ def definition(level: str) -> dict:
     }
     if level not in budgets:
         raise ValueError(f"unknown difficulty {level!r}: one of {', '.join(LEVELS)}")
+    return {**budgets[level], "source": _source_digest()}
+
+
+@cache
+def _source_digest() -> str:
+    """A digest of the computer players' source (read once a process)."""
     digest = hashlib.sha256()
     for source in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(source.name.encode() + source.read_bytes())
-    return {**budgets[level], "source": digest.hexdigest()[:16]}
+    return digest.hexdigest()[:16]
 
 
-__all__ = ["AlphaBetaPlayer", "GreedyPlayer", "LEVELS", "definition", "MCTSPlayer", "Player", "ProvingPlayer",
-           "RandomPlayer", "make_player"]
+__all__ = ["AlphaBetaPlayer", "GreedyPlayer", "LEVELS", "MCTSPlayer", "Player", "ProvingPlayer",
+           "RandomPlayer", "definition", "make_player"]

@@ -107,9 +107,17 @@ def run_command(file: str | None, name: str | None, variant: str, level: int, pl
         if b_options:
             data["b"] = {"options": parse_options(b_options)}
         experiment = spec.from_data(data, "the options")
-    cards = {arm.cards: read_cards(arm.cards) for arm in experiment.arms.values() if arm.cards}
     out = pathlib.Path(out_dir)
-    path = out / f"{experiment.name}.jsonl"
+    results = _play(experiment, out, workers, fresh, ray_address)
+    command = "spaghetti lab run " + " ".join(shlex.quote(a) for a in sys.argv[3:]) \
+        if len(sys.argv) > 3 and sys.argv[1:3] == ["lab", "run"] else f"spaghetti lab run {file}"
+    _write_report(experiment, results, out, command, no_plots)
+
+
+def _play(experiment: spec.Experiment, out: pathlib.Path, workers: int | None, fresh: bool,
+          ray_address: str | None) -> dict[str, list[dict]]:
+    """Play an experiment into OUT/NAME.jsonl (resuming), with a progress bar on a terminal."""
+    cards = {arm.cards: read_cards(arm.cards) for arm in experiment.arms.values() if arm.cards}
     console = Console(highlight=False, stderr=True)
     with Progress(TextColumn(experiment.name), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
@@ -119,10 +127,8 @@ def run_command(file: str | None, name: str | None, variant: str, level: int, pl
         def on_game(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        results = runner.run(experiment, path, cards, workers, fresh, on_game, ray_address)
-    command = "spaghetti lab run " + " ".join(shlex.quote(a) for a in sys.argv[3:]) \
-        if len(sys.argv) > 3 and sys.argv[1:3] == ["lab", "run"] else f"spaghetti lab run {file}"
-    _write_report(experiment, results, out, command, no_plots)
+        return runner.run(experiment, out / f"{experiment.name}.jsonl", cards, workers, fresh,
+                          on_game, ray_address)
 
 
 def _write_report(experiment: spec.Experiment, results: dict[str, list[dict]],
@@ -201,17 +207,8 @@ def publish_command(folder: str, only: str, out_dir: str, readme: str, workers: 
         raise SetupError(f"no experiment files {only}.toml in {folder}")
     out = pathlib.Path(out_dir)
     plan = publish.to_play([_read_experiment(str(f)) for f in files], out, rerun_superseded)
-    console = Console(highlight=False, stderr=True)
     for experiment, fresh in plan:
-        cards = {arm.cards: read_cards(arm.cards) for arm in experiment.arms.values()
-                 if arm.cards}
-        with Progress(TextColumn(experiment.name), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                      console=console, disable=not console.is_terminal) as progress:
-            task = progress.add_task("games", total=None)
-            results = runner.run(experiment, out / f"{experiment.name}.jsonl", cards, workers,
-                                 fresh, lambda done, total: progress.update(
-                                     task, completed=done, total=total))
+        results = _play(experiment, out, workers, fresh, None)
         _write_report(experiment, results, out,
                       f"spaghetti lab publish --only {experiment.name}", no_plots)
     written = publish.write_sections(pathlib.Path(readme), out, not no_plots)
@@ -230,11 +227,7 @@ def verify_command(results: tuple[str, ...], sample: int) -> None:
     run it again (lab run --fresh) or mark it superseded (lab supersede)."""
     failed = 0
     for path in results:
-        head, _ = runner.read(pathlib.Path(path))
-        cards = {arm["cards"]: read_cards(arm["cards"])
-                 for arm in head.get("experiment", {}).get("arms", {}).values()
-                 if arm.get("cards") and not head.get("superseded")}
-        verdict = runner.verify(pathlib.Path(path), sample, cards)
+        verdict = runner.verify(pathlib.Path(path), sample, read_cards)
         if verdict.superseded:
             click.echo(f"{path}: superseded ({verdict.superseded}); not replayed")
         elif verdict.holds:

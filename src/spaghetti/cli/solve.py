@@ -14,7 +14,7 @@ import click
 from click.core import ParameterSource
 from rich.console import Console
 
-from ..errors import SetupError, SpaghettiError, too_many_digits
+from ..errors import SetupError, SpaghettiError
 from . import common
 from .common import (Seconds, check_table_mb, command_started, data_folder, parse_program,
                      read_record_data)
@@ -239,8 +239,7 @@ def solve_level1(output: str | None, workers: int | None, time_limit: float, lim
     try:
         data = level1.load(output)
     except (ValueError, json.JSONDecodeError) as exc:
-        text = str(exc) if isinstance(exc, json.JSONDecodeError) or "integer string conversion" not in str(exc) \
-            else too_many_digits()  # (not Python's advice to raise its limit)
+        text = str(exc)
         raise SpaghettiError(text if text.startswith(f"{output}: ") else f"{output}: {text}") \
             from None
     except RecursionError:

@@ -133,9 +133,11 @@ def games(path: str) -> list[dict]:
             return [json.loads(line) for line in f if line.strip()]
     except UnicodeDecodeError:
         raise SetupError(f"{path}: not a results file of the second check") from None
-    except ValueError as exc:  # not JSON, or a number longer than Python converts
-        why = too_many_digits() if "integer string conversion" in str(exc) else str(exc)
-        raise SetupError(f"{path}: not a results file of the second check ({why})") from None
+    except json.JSONDecodeError as exc:
+        raise SetupError(f"{path}: not a results file of the second check ({exc})") from None
+    except ValueError:  # the decoder's other error: a number longer than Python converts
+        raise SetupError(f"{path}: not a results file of the second check "
+                         f"({too_many_digits()})") from None
     except RecursionError:
         raise SetupError(f"{path}: not a results file of the second check (nested too "
                          "deeply)") from None

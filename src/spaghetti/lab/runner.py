@@ -183,11 +183,11 @@ class Verdict:
         return not self.differ
 
 
-def verify(path: pathlib.Path, sample: int = 5, cards: dict[str, tuple] | None = None
-           ) -> Verdict:
+def verify(path: pathlib.Path, sample: int = 5,
+           read_cards: Callable[[str], tuple] | None = None) -> Verdict:
     """Replay ``sample`` of a result's saved games (spread over the file) with today's code and
     compare each with what was saved: does the result still stand? A result marked superseded
-    is not replayed."""
+    is not replayed. ``read_cards`` reads an arm's custom cards file (the core reads none)."""
     head, games = read(path)
     name = str(head.get("name"))
     if head.get("superseded"):
@@ -198,13 +198,15 @@ def verify(path: pathlib.Path, sample: int = 5, cards: dict[str, tuple] | None =
     experiment = experiment_of(head["experiment"])
     if experiment.key() != head.get("key"):
         raise SetupError(f"{path}: its header's experiment does not match its key")
+    cards = {arm.cards: read_cards(arm.cards) for arm in experiment.arms.values()
+             if arm.cards and read_cards is not None}
     step = max(1, len(games) // max(1, sample))
     picked = games[::step][:sample]
     differ = []
     for arm_name, saved in picked:
         arm = experiment.arms[arm_name]
         again = play_one(arm, experiment.seed, saved["i"],
-                         (cards or {}).get(arm.cards or "", ()))
+                         cards.get(arm.cards or "", ()))
         fields = tuple(sorted(k for k in saved.keys() | again.keys()
                               if saved.get(k) != again.get(k)))
         if fields:

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 
+from ..errors import too_many_digits
+
 CARDS = ("AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb")
 FORMAT = "spaghetti-level1-solved/1"
 TABLE_MB = 2048  #: the search table of each worker, in megabytes
@@ -105,7 +107,12 @@ def load(path: str) -> dict:
     if not os.path.exists(path):
         return {"format": FORMAT, "players": 2, "level": 1, "results": {}}
     with open(path, encoding="utf-8") as f:
-        data = json.load(f)
+        try:
+            data = json.load(f)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise
+        except ValueError:  # the decoder's other error: a number longer than Python converts
+            raise ValueError(f"{path}: {too_many_digits()}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise ValueError(f"{path}: not a level-1 results file (format {found!r})")
