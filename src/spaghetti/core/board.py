@@ -11,12 +11,11 @@ A state is a chain of classes, one concern each, from the inside out: :class:`Bo
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Any, Final
 
-from .cards import CardType
 from .codes import COIN, PASS, RUN
 from .flags import MOVED, OWNER_SHIFT, PENDING, RUNNING
-from .primitives.base import GameFacts
+from .primitives.base import Board, CardType, GameFacts
 
 _TRANSIENT: Final = MOVED | RUNNING
 
@@ -98,10 +97,10 @@ FIELDS = (
 )
 
 
-class BoardState:
+class BoardState(Board):
     """The fields of a game in progress and its board's operations (see the module)."""
 
-    __slots__ = FIELDS
+    __slots__ = tuple(name for name in FIELDS if name not in Board.__slots__)
 
     def __init__(self, game: GameFacts | None = None, cards: Sequence[CardType] = (),
                  instants: Iterable[CardType] = ()):
@@ -135,9 +134,9 @@ class BoardState:
         self.cmd_vals: tuple[int, ...] = ()
         self.step_i = 0
         self.count_left = 0
-        self.chosen: frozenset[int] | int = 0
+        self.chosen: Any = 0  # frozenset of uids or of options; for players a bit mask
         self.n_chosen = 0
-        self.selected: tuple[int, int] | int | None = None
+        self.selected: Any = None  # the first half of a pair: a flag (card, k), or a uid
         self.removed_queue: tuple[int, ...] | None = None
         self.rearrive = False
         self.marked = False
@@ -232,13 +231,6 @@ class BoardState:
     def pending(self, card: int) -> list[bool]:
         """For each flag of a card, head first: does it still have a turn to come in this visit?"""
         return [bool(c & PENDING) for c in self.queues[card]]
-
-    @property
-    def actor(self) -> int:
-        """The seat to move, where there is one (at every decision but a chance event)."""
-        seat = self.to_move
-        assert seat is not None
-        return seat
 
     def this_index(self) -> int:
         """The index of "this card": the running command's, or at ``run`` the cursor's; -1
@@ -448,6 +440,35 @@ class BoardState:
                     break
         return m
 
+    def instant_leaves(self, seat: int, how: str) -> None:
+        """Seat's instant card leaves the game: ``used`` (revealed) or ``discarded``
+        (RemoveCommand, unrevealed); its chips go back to the supply (P14)."""
+        card, mods = self.instant[seat]
+        self._chips_back(mods)
+        self.instant = tuple(None if s == seat else h for s, h in enumerate(self.instant))
+        self.instant_gone = tuple((how, card if how == "used" else None) if s == seat else g
+                                  for s, g in enumerate(self.instant_gone))
+        self.progress()
+
+    def add_later(self, card: int, seat: int) -> None:
+        """WORM, SPAWN: a flag from the seat's supply that joins the card's tail when the cursor
+        next moves (the notes: so copies cannot breed flags without end)."""
+        self.take_from_supply(seat)
+        self.arrivals += ((seat, self.uids[card]),)
+        self.progress()
+
+    def land(self) -> None:
+        """The cursor moves: the flags on their way arrive, each at its card's tail, in the order
+        they were sent; one whose card has gone back to its owner's supply (N4)."""
+        for seat, uid in self.arrivals:
+            if uid in self.uids:
+                i = self.uids.index(uid)
+                self.queues[i] += (seat << OWNER_SHIFT,)
+                self.on_board[seat] += 1
+            else:
+                self.supply[seat] += 1
+        self.arrivals = ()
+
     # The steps that the later classes of the chain take (see the module), named here for the
     # operations above and the setup that call them.
 
@@ -456,9 +477,6 @@ class BoardState:
 
     def _end_stalemate(self) -> None:
         raise NotImplementedError  # (outcome.py)
-
-    def arrive(self) -> None:
-        raise NotImplementedError  # (state.py)
 
     def _next_turn(self) -> None:
         raise NotImplementedError  # (state.py)

@@ -130,7 +130,7 @@ class Position(BoardState):
             key += (self.tokens,)
         if self.calls:
             n = len(self.uids)  # a return to a follower (C19) counts from -n
-            key += (tuple(self.uids.index(u) if u.__class__ is int
+            key += (tuple(self.uids.index(u) if type(u) is int
                           else None if u[1] is None else self.uids.index(u[1]) - n
                           for u in self.calls),)
         if self.coin_on:
@@ -148,7 +148,7 @@ class Position(BoardState):
         if isinstance(chosen, frozenset) and chosen:
             chosen = tuple(sorted([self.uids.index(u) for u in chosen if u in self.uids]))
         selected = self.selected
-        if selected.__class__ is int:
+        if type(selected) is int:
             selected = self.uids.index(selected)
         # "this card" is the cursor's card while a command waits for a choice.
         assert self.cmd is not None
@@ -158,5 +158,5 @@ class Position(BoardState):
     def _later_key(self) -> tuple:
         """The commands waiting to run (Memory, copies), by name; a group of copies with the
         offsets that order it."""
-        return tuple(tuple((o, k.name) for o, k, _ in item[1]) if item[0].__class__ is str
+        return tuple(tuple((o, k.name) for o, k, _ in item[1]) if type(item[0]) is str
                      else item[0].name for item in self.later)

@@ -463,7 +463,7 @@ class State(Opening):
 
     def _step_changes(self, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         """C4 for one step of a command (a choice with nothing to choose changes nothing)."""
-        if step.__class__ is Choose:
+        if type(step) is Choose:
             if step.count is not None and vals[step.count] <= 0:
                 return False
             if step.amount is not None and vals[step.amount] == 0:
@@ -639,16 +639,6 @@ class State(Opening):
         self._start_run()
         self._begin(held[0], values)
 
-    def instant_leaves(self, seat: int, how: str) -> None:
-        """Seat's instant card leaves the game: ``used`` (revealed) or ``discarded``
-        (RemoveCommand, unrevealed); its chips go back to the supply (P14)."""
-        card, mods = self.instant[seat]
-        self._chips_back(mods)
-        self.instant = tuple(None if s == seat else h for s, h in enumerate(self.instant))
-        self.instant_gone = tuple((how, card if how == "used" else None) if s == seat else g
-                                  for s, g in enumerate(self.instant_gone))
-        self.progress()
-
     def _start_run(self) -> None:
         """A run begins on the cursor's card: "this card" is fixed, and copies choose their
         cards by the direction now (SPEC 6, custom cards too) and end."""
@@ -699,7 +689,7 @@ class State(Opening):
                 self._end_command()
                 return
             step = effect[self.step_i]
-            if step.__class__ is Do:
+            if type(step) is Do:
                 step.prim.do(self, step, vals)
                 continue
             count = 1 if step.count is None else vals[step.count]
@@ -760,10 +750,10 @@ class State(Opening):
         while True:
             back = calls[-1]
             calls = calls[:-1]
-            if back.__class__ is int or back[1] is not None:
+            if type(back) is int or back[1] is not None:
                 break
         self.calls = calls
-        return (back, False) if back.__class__ is int else (back[1], True)
+        return (back, False) if type(back) is int else (back[1], True)
 
     def _leave(self, c: int) -> None:
         """The cursor leaves card c: with temporary chips (C17) its chips go back."""
@@ -772,25 +762,6 @@ class State(Opening):
             self.mods[c] = (0,) * len(self.mods[c])
             self.vals[c] = self.kinds[c].params
             self._sig = None
-
-    def add_later(self, card: int, seat: int) -> None:
-        """WORM, SPAWN: a flag from the seat's supply that joins the card's tail when the cursor
-        next moves (the notes: so copies cannot breed flags without end)."""
-        self.take_from_supply(seat)
-        self.arrivals += ((seat, self.uids[card]),)
-        self.progress()
-
-    def land(self) -> None:
-        """The cursor moves: the flags on their way arrive, each at its card's tail, in the order
-        they were sent; one whose card has gone back to its owner's supply (N4)."""
-        for seat, uid in self.arrivals:
-            if uid in self.uids:
-                i = self.uids.index(uid)
-                self.queues[i] += (seat << OWNER_SHIFT,)
-                self.on_board[seat] += 1
-            else:
-                self.supply[seat] += 1
-        self.arrivals = ()
 
     def _end_command(self) -> None:
         if self.later:  # Memory, copies: the next command, with targets of its own
@@ -817,7 +788,7 @@ class State(Opening):
         the direction gives now (SPEC 6: 「コピーされた複数枚の実行順序はコピー実行時のPCの向きで
         決まる」): a REVERSE among them turns the order of those still to run."""
         head, rest = self.later[0], self.later[1:]
-        if head[0].__class__ is not str:
+        if type(head[0]) is not str:
             self.later = rest
             return head
         copies = sorted(head[1], key=lambda c: c[0] * self.direction)

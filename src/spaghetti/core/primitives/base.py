@@ -92,7 +92,7 @@ class GameFacts(Protocol):
     def placement_order(self) -> tuple[int, ...]: ...
 
 
-class Board(Protocol):
+class Board:
     """The part of a game in progress a primitive reads and changes.
 
     The lists are indexed by card position (kinds, current values, chip modifiers, queues of
@@ -102,7 +102,19 @@ class Board(Protocol):
     position key and the counts right; a primitive writes itself only what the position key
     reads afresh at every decision: its choice's bookkeeping (``chosen``, ``selected``,
     ``derived``), the cursor and its direction, a queue's order, and the Nightmare notes'
-    ``calls``, ``jumps``, ``copied`` and ``rearrive``."""
+    ``calls``, ``jumps``, ``copied`` and ``rearrive``.
+
+    A class, not a protocol: the state's chain of classes starts from it
+    (:class:`~spaghetti.core.board.BoardState` does the operations), so that compiled primitives
+    read its fields directly instead of by name. Its methods here only name the operations."""
+
+    #: The fields, declared below: the state's chain of classes adds its own.
+    __slots__ = (
+        "game", "kinds", "vals", "mods", "queues", "uids", "lives", "alive", "supply",
+        "on_board", "chips", "cursor", "direction", "to_move", "cmd", "this_uid", "cmd_vals",
+        "first_cmd", "run_dir", "chosen", "selected", "count_left", "derived", "calls",
+        "memory_on", "temp_chips", "jumps", "copied", "rearrive", "instant", "inst_on", "free",
+    )
 
     game: GameFacts
     kinds: list[CardType]
@@ -139,27 +151,71 @@ class Board(Protocol):
     free: bool
 
     @property
-    def actor(self) -> int: ...  # the seat to move (during a command, the actor)
-    def this_index(self) -> int: ...
-    def progress(self) -> None: ...
-    def forget_key(self) -> None: ...  # the board's part of the position key is to be made anew
-    def offer(self, options: tuple[int, ...]) -> None: ...  # the next choice's options, as they are
-    def arrive(self) -> None: ...
-    def land(self) -> None: ...
-    def add_flag(self, card: int, seat: int, head: bool = False) -> None: ...
-    def add_later(self, card: int, seat: int) -> None: ...
-    def take_from_supply(self, seat: int) -> None: ...
-    def remove_flag(self, card: int, k: int) -> None: ...
-    def move_flag(self, source: tuple[int, int], dest: int) -> None: ...
-    def move_card(self, i: int, at: int) -> None: ...
-    def swap_card(self, j: int) -> None: ...
-    def remove_card(self, i: int) -> None: ...
-    def instant_leaves(self, seat: int, how: str) -> None: ...
-    def damage(self, seat: int, amount: int) -> None: ...
-    def heal(self, seat: int, amount: int) -> None: ...
-    def change_param(self, card: int, index: int, delta: int) -> None: ...
-    def shift(self, printed: int, m: int, delta: int) -> int: ...
-    def queue_copies(self, commands: list[tuple[int, CardType, tuple[int, ...]]]) -> None: ...
+    def actor(self) -> int:
+        """The seat to move, where there is one (at every decision but a chance event)."""
+        seat = self.to_move
+        assert seat is not None
+        return seat
+
+    def this_index(self) -> int:
+        raise NotImplementedError
+
+    def progress(self) -> None:
+        raise NotImplementedError
+
+    def forget_key(self) -> None:  # the board's part of the position key is to be made anew
+        raise NotImplementedError
+
+    def offer(self, options: tuple[int, ...]) -> None:  # the next choice's options, as they are
+        raise NotImplementedError
+
+    def arrive(self) -> None:
+        raise NotImplementedError
+
+    def land(self) -> None:
+        raise NotImplementedError
+
+    def add_flag(self, card: int, seat: int, head: bool = False) -> None:
+        raise NotImplementedError
+
+    def add_later(self, card: int, seat: int) -> None:
+        raise NotImplementedError
+
+    def take_from_supply(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def remove_flag(self, card: int, k: int) -> None:
+        raise NotImplementedError
+
+    def move_flag(self, source: tuple[int, int], dest: int) -> None:
+        raise NotImplementedError
+
+    def move_card(self, i: int, at: int) -> None:
+        raise NotImplementedError
+
+    def swap_card(self, j: int) -> None:
+        raise NotImplementedError
+
+    def remove_card(self, i: int) -> None:
+        raise NotImplementedError
+
+    def instant_leaves(self, seat: int, how: str) -> None:
+        raise NotImplementedError
+
+    def damage(self, seat: int, amount: int) -> None:
+        raise NotImplementedError
+
+    def heal(self, seat: int, amount: int) -> None:
+        raise NotImplementedError
+
+    def change_param(self, card: int, index: int, delta: int) -> None:
+        raise NotImplementedError
+
+    def shift(self, printed: int, m: int, delta: int) -> int:
+        raise NotImplementedError
+
+    def queue_copies(self, commands: list[tuple[int, CardType, tuple[int, ...]]]) -> None:
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ class Call(Primitive):
             return []
         n = len(board.queues)
         reach = step.amount_of(vals)
-        waiting = {u for u in board.calls if u.__class__ is int}
+        waiting = {u for u in board.calls if type(u) is int}
         near = {(here + d) % n for d in range(-reach, reach + 1) if d}
         return [CARD | i for i in sorted(near) if i != here and board.uids[i] not in waiting]
 
