@@ -118,3 +118,28 @@ def test_the_compiled_modules_are_built_from_the_source_as_it_is():
              for built in source.parent.glob(f"{source.stem}.cpython-*")
              if built.stat().st_mtime < source.stat().st_mtime]
     assert not stale, f"rebuild the compiled core (pip install -e .): {', '.join(stale)} changed"
+
+
+@pytest.mark.parametrize("bad", [True, 1.0, "pass", None, 2**70])
+def test_an_action_id_that_is_no_int_is_refused_alike_on_both_paths(bad):
+    state = spaghetti.new_game(seed=3)
+    twin = python_twin(state)
+    while state.deciding != "turn":
+        action = state.legal_actions()[0]
+        state.apply_action(action)
+        twin.apply_action(action)
+    assert 1 in state.legal_actions()  # (True and 1.0 equal a legal id here)
+    for side in (state, twin):
+        before, legal = list(side.history), side.legal_actions()
+        with pytest.raises(Exception) as refused:
+            side.apply_action(bad)
+        assert type(refused.value).__name__ == "IllegalOptionError"  # (each path has its own)
+        assert side.history == before and side.legal_actions() == legal
+
+
+def test_the_history_keeps_the_action_ids_as_given():
+    state = spaghetti.new_game(seed=3)
+    while not state.is_over:
+        action = state.legal_actions()[-1]
+        state.apply_action(action)
+        assert state.history[-1] is action

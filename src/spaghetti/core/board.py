@@ -146,13 +146,14 @@ class BoardState(Board):
         self.seen: set = set()
         self.seen_sig: int | None = None  # see seen_signature; None: not kept
         self.repeated = False
-        self.history: list[int] = []
-        self.auto_stalemate = game.option("stalemate") == "auto"
+        self.history: list[Any] = []  # action ids (as given: see State.apply_action)
+        # (The options read as a dictionary: the game's option() is a call into Python.)
+        option = game.options.get
+        self.auto_stalemate = option("stalemate") == "auto"
         self.derived = False
         self.is_over = False  # True once the game has ended
         self.progressed = False  # an irreversible change since the last elimination check
         # Expansions (SPEC section 3). Without them, visits take a faster path.
-        option = game.option
         self.rp_on = bool(option("reverse_priority"))
         self.memory_on = bool(option("memory"))
         self.flip = bool(option("reverse_flips_priority"))

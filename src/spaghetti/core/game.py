@@ -222,9 +222,18 @@ class Game:
         rounds = -(-self.flags_placed * self.players // len(order))
         return tuple((order * rounds)[: self.flags_placed * self.players])
 
+    @cached_property
+    def _deck_by_name(self) -> dict[str, CardType]:
+        """The cards of :attr:`deck` by name in lower case (every deal looks each card up)."""
+        return {card.name.lower(): card for card in self.deck}
+
     def card(self, name: str) -> CardType:
         """The card of this level with this name (letter case ignored)."""
-        if not isinstance(name, str):
+        if isinstance(name, str):
+            found = self._deck_by_name.get(name.strip().lower())
+            if found is not None:
+                return found
+        else:
             raise SetupError(f"a card name must be a string, not {name!r}")
         card = self._by_name.get(name.strip().lower())
         if card is None:

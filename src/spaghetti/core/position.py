@@ -104,7 +104,8 @@ class Position(BoardState):
             ctx = self._target_context()
         else:
             ctx = (d, self.to_move, self.interrupters)
-        key: tuple[Any, ...] = (ctx, self.cursor, self.direction, sig, *self.queues)
+        # (The queues as one tuple in it: unpacking them would build a list first.)
+        key: tuple[Any, ...] = (ctx, self.cursor, self.direction, sig, tuple(self.queues))
         if self.simple_key:
             return key
         # The state of the expansions (C9): the remembered cards, whether C10 rules the visit,

@@ -28,7 +28,7 @@ commands.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn, cast
 
 from ..errors import IllegalOptionError, NotationError
 from . import notation as N
@@ -58,6 +58,13 @@ from .flags import MOVED, OWNER_SHIFT, PENDING, RUNNING
 from .opening import Opening
 
 __all__ = ["EXECUTION", "FIELDS", "OVER", "PLACEMENT", "SETUP", "BoardKey", "State"]
+
+
+def _legal_id(action: object, legal: tuple) -> bool:
+    """Is this one of the legal ids (an int: True and 1.0 equal 1)? (A function, and ``legal``
+    an untyped tuple, so that ``action`` stays an object: compiled code would otherwise unbox it
+    as an int, and box it again.)"""
+    return action in legal and type(action) is int
 
 
 class State(Opening):
@@ -103,49 +110,51 @@ class State(Opening):
             legal = self._legal = self._compute_legal()
         return legal
 
-    def apply_action(self, action: int, _text: str | None = None) -> None:
+    def apply_action(self, action: object, _text: str | None = None) -> None:
         """Play one option given as an action id. Raises and changes nothing if it is not legal."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        if action not in legal:
+        if not _legal_id(action, legal):
             self._reject(action, _text)
+        # The id as given goes into the history: compiled code would otherwise make it again.
         self.history.append(action)
+        option = cast(int, action)
         self._legal = None
         d = self.decision
         if d == D_TURN:
-            if action == PASS:
+            if option == PASS:
                 if self.marked:
                     self._clear_marks()
                 self._next_turn()
-            elif action == RUN:
+            elif option == RUN:
                 self._start_command()
-            elif action == INSTANT:
+            elif option == INSTANT:
                 self._start_instant()
             else:
                 self._end_stalemate()
                 return
         elif d == D_TARGET:
-            if action == DECLARE:
+            if option == DECLARE:
                 self._end_stalemate()
                 return
-            self._choose(action)
+            self._choose(option)
         elif d == D_PLACE:
-            self._place(action & 0xFFFF)
+            self._place(option & 0xFFFF)
         elif d == D_INTERRUPT:
-            if action == DECLARE:
+            if option == DECLARE:
                 self._end_stalemate()
                 return
-            self._interrupt(action)
+            self._interrupt(option)
         elif d == D_COIN:
-            if action == DECLARE:
+            if option == DECLARE:
                 self._end_stalemate()
                 return
             self.coin_due = False
-            self.tail_first = action == COIN | 1
+            self.tail_first = option == COIN | 1
             self._next_turn()
         else:
-            self._setup_action(d, action)
+            self._setup_action(d, option)
         self._reached()
 
     def copy(self) -> State:
@@ -331,9 +340,10 @@ class State(Opening):
             return None  # no command, or its card was removed while it ran (Memory, C3)
         return self.uids.index(self.this_uid)
 
-    def _reject(self, action: int, text: str | None) -> None:
+    def _reject(self, action: object, text: str | None) -> NoReturn:
         try:
-            shown = text if text is not None else N.to_string(action)
+            shown = text if text is not None else N.to_string(cast(int, action)) \
+                if type(action) is int else repr(action)
         except NotationError:
             shown = repr(action)
         legal = tuple(self.legal())

@@ -279,8 +279,8 @@ def from_state(state):
     history = set()
     for key in state.seen:
         ctx = key[0]
-        if isinstance(ctx, int):  # a turn decision: (mover, cursor, direction, sig, *queues)
-            history.add((tuple(key[4:]), key[1], ctx))
+        if isinstance(ctx, int):  # a turn decision: (mover, cursor, direction, sig, queues)
+            history.add((key[4], key[1], ctx))
     history.discard(Model.rep_key(pos))  # the engine has already noted the current position
     return model, pos, history
 
