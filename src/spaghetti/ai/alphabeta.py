@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping
+from typing import Any
 
 from ..core import notation as N
 from ..core.state import D_TARGET, State
@@ -69,7 +70,8 @@ class AlphaBetaPlayer(ActionPlayer):
         self._nodes = 0
         self._limit = max_nodes if isinstance(max_nodes, int) else 0  # for the game searched
         self._deadline: float | None = None
-        self._best: dict[tuple, int] = {}
+        # The best option a position had, as the state gave it (Any, not int: see _after).
+        self._best: dict[tuple, Any] = {}
         self._table: dict[tuple, tuple] = {}
         self._deeper = False
 
@@ -143,7 +145,7 @@ class AlphaBetaPlayer(ActionPlayer):
         self._count()
         if state.is_over:
             return [self._leaf(state, p, ply) for p in range(state.players)]
-        legal = state.legal_actions()
+        legal: tuple = state.legal_actions()
         if state.is_chance:
             total = [0.0] * state.players
             for o, p in state.chance_outcomes():
@@ -179,7 +181,7 @@ class AlphaBetaPlayer(ActionPlayer):
         self._deeper |= outer
         return best
 
-    def _ordered(self, state: State, legal: tuple[int, ...]) -> tuple[tuple, tuple[int, ...]]:
+    def _ordered(self, state: State, legal: tuple) -> tuple[tuple, tuple]:
         """The position's key, and its options with the best of the last visit first."""
         key = state.position_key()
         first = self._best.get(key)
@@ -203,7 +205,7 @@ class AlphaBetaPlayer(ActionPlayer):
         self._count()
         if state.is_over:
             return self._leaf(state, seat, ply)
-        legal = state.legal_actions()
+        legal: tuple = state.legal_actions()
         if state.is_chance:
             return sum(p * self._value(_after(state, N.parse(o)), seat, depth, ply + 1,
                                        -_INF, _INF)
@@ -254,7 +256,9 @@ class AlphaBetaPlayer(ActionPlayer):
         return value
 
 
-def _after(state: State, action: int) -> State:
+def _after(state: State, action: object) -> State:
+    """The position after an option. (Ids stay objects through the search: compiled code
+    would unbox an int and box it again for the state, a new object above 256.)"""
     child = state.copy()
     child.apply_action(action)
     return child

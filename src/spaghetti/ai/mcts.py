@@ -27,6 +27,7 @@ import math
 import random
 import time
 from collections.abc import Iterable
+from typing import Any
 
 from ..core import notation as N
 from ..core.primitives import PRIMITIVES
@@ -47,8 +48,10 @@ class Node:
         self.seat = seat  # the seat that chose the action leading here (None at the root)
         self.visits = 0
         self.total = 0.0  # sum of that seat's rewards in [0, 1]
-        self.children: dict[int, Node] = {}
-        self.untried: list[int] | None = None  # legal actions not yet expanded
+        # Action ids as the state gave them (Any, not int: compiled code would unbox each one
+        # and box it again to hand it back to the state).
+        self.children: dict[Any, Node] = {}
+        self.untried: list[Any] | None = None  # legal actions not yet expanded
 
 
 class MCTSPlayer(ActionPlayer):
@@ -120,7 +123,8 @@ class MCTSPlayer(ActionPlayer):
         node = root
         path = [root]
         log, sqrt, c = math.log, math.sqrt, self.c
-        children: Iterable[tuple[int, Node]]
+        children: Iterable[tuple[Any, Node]]
+        legal: tuple
         # Selection: down the tree while every option of the node has been tried.
         while not state.is_over:
             if state.is_chance:  # a chance node: its outcome is drawn, not chosen
@@ -171,8 +175,9 @@ class MCTSPlayer(ActionPlayer):
                 n.total += (returns[n.seat] + 1.0) * 0.5
 
     def _playout(self, state: State) -> list[float]:
-        rng = self.rng
-        random_ = rng.random
+        random_ = self.rng.random
+        legal: tuple  # (of ids as the state gave them: see Node)
+        action: object
         for _ in range(self.playout_cap):
             if state.is_over:
                 return state.returns()
@@ -190,9 +195,10 @@ class MCTSPlayer(ActionPlayer):
                     action = me
                 else:
                     others = [a for a in legal if a != me and a != N.DONE and a != N.DECLARE]
-                    action = others[rng.randrange(len(others))] if others else legal[0]
+                    # (int(random() * n): randrange is Python code, a fifth of a playout)
+                    action = others[int(random_() * len(others))] if others else legal[0]
             else:
-                action = legal[rng.randrange(len(legal))]
+                action = legal[int(random_() * len(legal))]
             state.apply_action(action)
         if state.is_over:
             return state.returns()
