@@ -42,15 +42,18 @@ D_COIN: Final = 9
 _DECIDING = {D_PLACE: "place", D_TURN: "turn", D_OVER: "over", D_ARRANGE: "arrange",
              D_SEAT: "seat", D_TAKE: "take", D_OPEN: "open", D_INTERRUPT: "interrupt",
              D_COIN: "coin"}
-_COIN_OUTCOMES: Final = (COIN | 0, COIN | 1)
+# (Typed tuple[int, ...], a tuple of any length: compiled code then keeps each one as a Python
+# tuple made once, where a fixed-length tuple would be a C structure that every use turns into a
+# new tuple.)
+_COIN_OUTCOMES: Final[tuple[int, ...]] = (COIN | 0, COIN | 1)
 
 # Marks a group of copied commands in ``State.later``: they run in the order of the direction
 # at the moment each runs (SPEC 6). Told apart from a card by its type, not its identity, so
 # that a pickled state plays on.
 _COPY_GROUP: Final = "copies"
 _NONE_COPIED: frozenset[int] = frozenset()
-_TURN_PASS_ONLY: Final = (PASS,)
-_TURN_PASS_RUN: Final = (PASS, RUN)
+_TURN_PASS_ONLY: Final[tuple[int, ...]] = (PASS,)
+_TURN_PASS_RUN: Final[tuple[int, ...]] = (PASS, RUN)
 
 
 class BoardKey:

@@ -552,6 +552,7 @@ class State(Opening):
         c = self.cursor
         q = queues[c]
         k = 0
+        flags: list[int] | None = None  # the queue made anew (a list: fewer objects than slices)
         for code in q:
             if code & PENDING:
                 break
@@ -579,13 +580,16 @@ class State(Opening):
                 raise AssertionError("no flag on any card, yet the game is not over")
             self.cursor = c
             # Arrival (C1): every flag now on the card is pending; the head gets the turn.
-            q = tuple([code | PENDING for code in q])
+            flags = [code | PENDING for code in q]
             k = 0
-        code = q[k] ^ PENDING
+        if flags is None:
+            flags = list(q)
+        code = flags[k] ^ PENDING
         if self.kinds[c].uses_running_flag:  # P2 (the fast path: no expansion marks more)
             code |= RUNNING
             self.marked = True
-        queues[c] = q[:k] + (code,) + q[k + 1:]
+        flags[k] = code
+        queues[c] = tuple(flags)
         self.turn_pos = k
         self.to_move = code >> OWNER_SHIFT
         self.decision = D_TURN
@@ -629,7 +633,9 @@ class State(Opening):
                 r is not None and r.uses_running_flag for r in self.trail):
             code |= RUNNING
             self.marked = True
-        self.queues[c] = q[:k] + (code,) + q[k + 1:]
+        flags = list(q)
+        flags[k] = code
+        self.queues[c] = tuple(flags)
         self.turn_pos = k
         self.to_move = code >> OWNER_SHIFT
         self.decision = D_TURN
