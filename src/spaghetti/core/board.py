@@ -96,7 +96,7 @@ FIELDS = (
     "to_arrange", "deal", "instant", "instant_gone", "opened", "passes", "rot", "tokens",
     "interrupters", "inst_on", "intr_on", "seq_open", "drawn", "calls", "temp_chips",
     "simple_key", "arrivals", "jumps", "run_dir", "copied", "free", "win", "coin_on",
-    "coin_due", "tail_first",
+    "coin_due", "tail_first", "heals", "runs_others", "stacking",
 )
 
 
@@ -189,6 +189,11 @@ class BoardState(Board):
         self.free = game.rules.free_numbers
         self.win = game.win_life
         self.simple_key = self.plain and not (self.inst_on or game.calls or game.delays)
+        # Facts of the game read at every decision, kept here: compiled code reads the game's by
+        # name, a field of its own directly.
+        self.heals = game.heals
+        self.runs_others = game.runs_others
+        self.stacking = bool(option("stacking"))
         self.trail: tuple = (None, None)  # C11: the cards of the two arrivals before this one
         self.here: CardType | None = None  # the card of the latest arrival
         self.c10_visit = False  # this visit follows C10 (ReversePriority in the program)
@@ -316,7 +321,7 @@ class BoardState(Board):
     def damage(self, seat: int, amount: int) -> None:
         if amount:
             self.lives[seat] -= amount
-            if self.game.heals:  # a life can come back: the loss is not irreversible (C9)
+            if self.heals:  # a life can come back: the loss is not irreversible (C9)
                 self.progressed = True  # (eliminations are still checked)
                 self._sig = None  # lives are in the key
             else:

@@ -95,7 +95,7 @@ class Position(BoardState):
         sig = self._sig
         if sig is None:
             sig = self._sig = BoardKey((tuple([k.name for k in self.kinds]), tuple(self.mods),
-                                        tuple(self.chips), self.game.heals and tuple(self.lives)))
+                                        tuple(self.chips), self.heals and tuple(self.lives)))
         d = self.decision
         ctx: object
         if d == D_TURN:

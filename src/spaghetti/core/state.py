@@ -238,6 +238,9 @@ class State(Opening):
         new.calls = self.calls
         new.temp_chips = self.temp_chips
         new.simple_key = self.simple_key
+        new.heals = self.heals
+        new.runs_others = self.runs_others
+        new.stacking = self.stacking
         new.arrivals = self.arrivals
         new.jumps = self.jumps
         new.run_dir = self.run_dir
@@ -368,7 +371,7 @@ class State(Opening):
                 targets.append(DECLARE)
             return tuple(targets)
         if d == D_PLACE:
-            if self.game.option("stacking"):  # Nightmare: any card, one's own flags too (N12)
+            if self.stacking:  # Nightmare: any card, one's own flags too (N12)
                 return tuple([PLACE | i for i in range(len(self.queues))])
             mine = self.actor << OWNER_SHIFT  # flags carry no marks during placement
             return tuple([PLACE | i for i, q in enumerate(self.queues) if mine not in q])
@@ -705,17 +708,16 @@ class State(Opening):
                 self._end_command()
                 return
             step = effect[self.step_i]
-            if type(step) is Do:
+            if isinstance(step, Do):
                 step.prim.do(self, step, vals)
                 continue
             count = 1 if step.count is None else vals[step.count]
             if count <= 0 or (step.amount is not None and vals[step.amount] == 0):
                 continue
-            prim = step.prim
-            if prim.automatic and prim.resolve(self, step):
+            if step.automatic and step.prim.resolve(self, step):
                 continue
             self.count_left = count
-            self.chosen = prim.fresh
+            self.chosen = step.fresh
             self.n_chosen = 0
             self.selected = None
             self.decision = D_TARGET
@@ -725,7 +727,7 @@ class State(Opening):
                 # Nothing has changed since "run" on this card: see _reached. Only where a
                 # command starts by nothing else (no Memory, copies or instant cards).
                 self.derived = self.step_i == 0 and self.first_cmd and self.simple_key \
-                    and not self.game.runs_others
+                    and not self.runs_others
                 return
 
     def _choose(self, action: int) -> None:

@@ -401,12 +401,18 @@ class Choose(_Step):
     later: bool = False
     per_card: bool = False
     prim: Primitive = field(init=False, compare=False, repr=False)
+    # The primitive's facts that every run of the step reads, kept here: compiled code reads a
+    # primitive's class attributes by name, a step's fields directly.
+    automatic: bool = field(init=False, compare=False, repr=False)
+    fresh: Any = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         prim = PRIMITIVES.get(self.action)
         if prim is None or prim.chooses is None:
             raise ValueError(f"unknown choice primitive {self.action!r}")
         object.__setattr__(self, "prim", prim)
+        object.__setattr__(self, "automatic", prim.automatic)
+        object.__setattr__(self, "fresh", prim.fresh)
         for key in ("head", "same_card", "adjacent", "later", "per_card"):
             if getattr(self, key) and key not in prim.keys:
                 owners = [p.name for p in PRIMITIVES.values() if key in p.keys]
