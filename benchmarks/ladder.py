@@ -2,16 +2,22 @@
 
     python benchmarks/ladder.py [--setup 1x2 --setup 3x2 --setup 3x3 --setup 3x4]
                                 [--pairs random-easy,easy-normal,normal-hard,hard-perfect]
-                                [--deals 20] [--workers 2] [--out benchmarks/results/ladder.jsonl]
+                                [--deals 20] [--first-deal 1000] [--no-clock]
+                                [--workers 2] [--out benchmarks/results/ladder.jsonl]
 
 A pairing X-Y (X the level below, Y the one above) at a setup (level x players) is played over
-``--deals`` deals (seed 1000 + i), each deal once per seating of X and Y: with 2 players X sits
-first and second; with 3 players every seating of one X and two Y and of two X and one Y; with
-4 players every seating of two X and two Y. So each side holds the same seats equally often,
-and a game counts for Y when a Y wins it (a draw: a half), for X when an X does; equal players
-score 50 %. A game still on after ``MAX_DECISIONS`` decisions is stopped and judged a stalemate
-(C9's tie-break: what a repetition would decide; a player behind on it can otherwise put off the
-repetition for thousands of decisions by shuffling the program).
+``--deals`` deals (seed ``--first-deal`` + i: 1000 on are the deals the players' budgets were
+tuned on; a fresh range, say 200000 on, measures them on deals they never saw, and the run
+prints the range it plays before it starts), each deal once per seating of X and Y: with 2
+players X sits first and second; with 3 players every seating of one X and two Y and of two X
+and one Y; with 4 players every seating of two X and two Y. So each side holds the same seats
+equally often, and a game counts for Y when a Y wins it (a draw: a half), for X when an X does;
+equal players score 50 %. ``--no-clock`` plays the players by their budgets of positions alone,
+without the seconds caps (``make_player(clock=False)``, as the lab plays): then the machine's
+load cannot change a game, and a game replays from its seeds. A game still on after
+``MAX_DECISIONS`` decisions is stopped and judged a stalemate (C9's tie-break: what a
+repetition would decide; a player behind on it can otherwise put off the repetition for
+thousands of decisions by shuffling the program).
 
 Every game is one line of the ``--out`` file (JSON), written as it ends, so a run that is
 stopped goes on where it was when started again with the same arguments. At the end (and with
@@ -65,7 +71,9 @@ def play(job: dict) -> dict:
     level, players = job["level"], job["players"]
     x, y, seating, deal = job["x"], job["y"], job["seating"], job["deal"]
     state = Game(level=level, players=players).new_state(seed=deal)
-    seats = [make_player(x if is_x else y, deal * 10 + s) for s, is_x in enumerate(seating)]
+    clock = job.get("clock", True)
+    seats = [make_player(x if is_x else y, deal * 10 + s, clock=clock)
+             for s, is_x in enumerate(seating)]
     think: dict[str, list[float]] = {"x": [], "y": []}
     while not state.is_over and len(state.history) < MAX_DECISIONS[players]:
         seat = state.to_move
@@ -83,7 +91,8 @@ def play(job: dict) -> dict:
 
 
 def key(job: dict) -> tuple:
-    return (job["level"], job["players"], job["x"], job["y"], job["deal"], tuple(job["seating"]))
+    return (job["level"], job["players"], job["x"], job["y"], job["deal"], tuple(job["seating"]),
+            job.get("clock", True))
 
 
 def report(rows: list[dict], setups: list[tuple[int, int]], pairs: list[tuple[str, str]]) -> str:
@@ -138,6 +147,11 @@ def main() -> None:
     parser.add_argument("--pairs", default=",".join(PAIRS),
                         help="pairings LOWER-UPPER, comma-separated")
     parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--first-deal", type=int, default=1000,
+                        help="the seed of the first deal (1000 on: the deals the budgets were "
+                        "tuned on; choose a fresh range to measure on unseen deals)")
+    parser.add_argument("--no-clock", action="store_true",
+                        help="budgets of positions alone, no seconds caps (load-independent)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "ladder.jsonl"))
     parser.add_argument("--report", action="store_true", help="only print the table")
@@ -150,11 +164,15 @@ def main() -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     rows = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
     done = {key(r) for r in rows}
-    jobs = [{"level": level, "players": players, "x": x, "y": y, "deal": 1000 + d,
-             "seating": list(seating)}
+    clock = not args.no_clock
+    jobs = [{"level": level, "players": players, "x": x, "y": y, "deal": args.first_deal + d,
+             "seating": list(seating), **({} if clock else {"clock": False})}
             for (level, players) in setups for (x, y) in pairs
             for d in range(args.deals) for seating in seatings(players)]
     todo = [j for j in jobs if key(j) not in done]
+    announced = (f"deals {args.first_deal}-{args.first_deal + args.deals - 1}, players "
+                 + ("with their seconds caps" if clock else "by budgets of positions alone"))
+    print(f"The ladder: {announced}; {len(todo)} of {len(jobs)} games to play.", flush=True)
     if todo and not args.report:
         with ProcessPoolExecutor(args.workers) as pool, Progress() as progress, \
                 out.open("a") as sink:
@@ -166,6 +184,7 @@ def main() -> None:
                 sink.flush()
                 progress.advance(task)
     wanted = {key(j) for j in jobs}
+    print(f"({announced})")
     print(report([r for r in rows if key(r) in wanted], setups, pairs))
 
 
