@@ -311,3 +311,28 @@ def test_c4_for_copies_known_before_the_run_agrees_with_playing_them_out():
                 legal = state.legal_actions()
                 state.apply_action(legal[int(rng.random() * len(legal))])
     assert checked > 200
+
+
+def test_c9_the_numbers_already_chosen_are_part_of_the_position():
+    # INC raises up to n numbers, each once (C5): after it raised one, the position says which.
+    # (Before, the numbers chosen were left out of the key: two positions with different
+    # options had one key, and a search's table of best moves offered an illegal one.)
+    game = Game(variant="nightmare", players=2)
+    rng = random.Random(0)
+    checked = 0
+    for seed in range(300):
+        state = game.new_state(seed=seed)
+        while not state.is_over and checked < 20:
+            if state.deciding == "param" and state.chosen and state.cmd is not None:
+                other = state.copy()
+                legal = set(state.legal_actions())
+                now = next(iter(state.chosen))
+                instead = next((a for a in legal if a >> 16 == now >> 16), None)
+                if instead is not None:
+                    other.chosen = frozenset({instead})
+                    other._legal = None
+                    if set(other.legal_actions()) != legal:
+                        assert other.position_key() != state.position_key()
+                        checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked == 20

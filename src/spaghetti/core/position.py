@@ -12,6 +12,7 @@ from .board import (
     BoardKey,
     BoardState,
 )
+from .codes import KIND_MASK
 from .flags import PENDING
 
 
@@ -147,7 +148,11 @@ class Position(BoardState):
         left and what has been chosen so far, with cards known by their current index."""
         chosen: object = self.chosen
         if isinstance(chosen, frozenset) and chosen:
-            chosen = tuple(sorted([self.uids.index(u) for u in chosen if u in self.uids]))
+            # Cards by their index now; options (raise and lower keep the numbers they chose,
+            # as ids, which carry their kind's bits) as they are.
+            uids = self.uids
+            chosen = tuple(sorted([uids.index(u) for u in chosen if u in uids]
+                                  + [u for u in chosen if u & KIND_MASK]))
         selected = self.selected
         if type(selected) is int:
             selected = self.uids.index(selected)
