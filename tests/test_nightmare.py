@@ -336,3 +336,27 @@ def test_c9_the_numbers_already_chosen_are_part_of_the_position():
                         checked += 1
             state.apply_action(rng.choice(state.legal_actions()))
     assert checked == 20
+
+
+def test_c9_this_card_is_part_of_the_position_when_a_copy_runs_another_cards_command():
+    # ECHO and MIMIC run a neighbour's command: "this card" (KILL_CARD's adjacent cards) is then
+    # not the cursor's card, and the position says which it is. (Before, it was taken to be the
+    # cursor's: two positions with different options had one key.)
+    game = Game(variant="nightmare", players=2, options={"stacking": False})
+    rng = random.Random(1)
+    checked = 0
+    for seed in range(400):
+        state = game.new_state(seed=seed)
+        while not state.is_over and checked < 2:
+            if state.deciding == "card" and state.cmd is not None \
+                    and state.this_index() not in (-1, state.cursor):
+                other = state.copy()
+                other.this_uid = state.uids[state.cursor]
+                other._legal = None
+                if set(other.legal_actions()) != set(state.legal_actions()):
+                    assert other.position_key() != state.position_key()
+                    checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+        if checked >= 2:
+            break
+    assert checked == 2  # (such positions are rare in random play: 2 in 400 games)

@@ -156,10 +156,12 @@ class Position(BoardState):
         selected = self.selected
         if type(selected) is int:
             selected = self.uids.index(selected)
-        # "this card" is the cursor's card while a command waits for a choice.
+        # "This card" by its index: the cursor's card, or another where a copy (the Nightmare
+        # notes' ECHO, MIMIC) runs another card's command (its adjacent cards are not the
+        # cursor's then).
         assert self.cmd is not None
         return (self.to_move, self.cmd.name, self.step_i, self.cmd_vals, self.count_left,
-                chosen, selected, self.rearrive, self._later_key())
+                chosen, selected, self.rearrive, self._later_key(), self.this_index())
 
     def _later_key(self) -> tuple:
         """The commands waiting to run (Memory, copies), by name; a group of copies with the
