@@ -143,7 +143,18 @@ def test_against_the_computer_the_game_plays_to_the_end(client):
     ("pasta-logic", {"setup": "catastrophe"}), ("spaghetti-monsters", {}),
     ("nightmare", {"coin_flip": True})])
 def test_every_game_of_the_family_plays_over_the_wire(client, variant, options):
-    """A person against the computer in each game; the server draws the coin flips itself."""
+    """A person against the computer in each game; the server draws the coin flips itself.
+    (The computer seat's moves are drawn afresh each game, and about one game in twenty ends
+    before any visit of two flags flips a coin: up to three games are played to see one.)"""
+    for _ in range(3):
+        final = _play_over_the_wire(client, variant, options)
+        if not options.get("coin_flip") or any(N.kind(a) == N.COIN for a in final.history):
+            break
+    if options.get("coin_flip"):
+        assert any(N.kind(a) == N.COIN for a in final.history)
+
+
+def _play_over_the_wire(client, variant: str, options: dict):
     game = create(client, variant=variant, level=1, options=options, seed=5,
                   seats=[{"kind": "human"}, {"kind": "computer", "difficulty": "random"}])
     with client.websocket_connect(f"/ws/{game['id']}?token={game['token']}") as ws:
@@ -162,8 +173,7 @@ def test_every_game_of_the_family_plays_over_the_wire(client, variant, options):
             pytest.fail("the game did not end")
     final = records.loads(client.get(f"/api/games/{game['id']}/record").text)
     assert final.is_over and final.game.variant == variant
-    if options.get("coin_flip"):
-        assert any(N.kind(a) == N.COIN for a in final.history)
+    return final
 
 
 # ---------------------------------------------------------------------- refusals
