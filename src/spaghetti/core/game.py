@@ -229,23 +229,21 @@ class Game:
 
     def card(self, name: str) -> CardType:
         """The card of this level with this name (letter case ignored)."""
-        if isinstance(name, str):
-            found = self._deck_by_name.get(name.strip().lower())
-            if found is not None:
-                return found
-        else:
+        if not isinstance(name, str):
             raise SetupError(f"a card name must be a string, not {name!r}")
+        found = self._deck_by_name.get(name.strip().lower())
+        if found is not None:
+            return found
+        # Not in this game's deck: say why.
         card = self._by_name.get(name.strip().lower())
         if card is None:
             names = ", ".join(c.name for c in self.deck)
             raise SetupError(f"unknown card {name!r}; the cards of this game are: {names}")
-        if card not in self.deck:
-            option = next((o for o, c in self.rules.extra.items() if c is card), None)
-            if option:
-                raise SetupError(f"{card.name} is an extra card: it needs the option {option}")
-            raise SetupError(f"{card.name} is a level-{card.level} card; "
-                             f"this game is level {self.level}")
-        return card
+        option = next((o for o, c in self.rules.extra.items() if c is card), None)
+        if option:
+            raise SetupError(f"{card.name} is an extra card: it needs the option {option}")
+        raise SetupError(f"{card.name} is a level-{card.level} card; "
+                         f"this game is level {self.level}")
 
     def shuffled_program(self, seed: int) -> list[str]:
         """The program dealt by shuffling this level's cards with ``seed``."""
