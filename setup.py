@@ -27,7 +27,9 @@ COMPILED_CORE = [*(f"src/spaghetti/core/{name}.py"
                  # The searches most bound by the engine's speed (hints, analysis, the lab, the
                  # computer players): MCTS, alpha-beta and the evaluation they share.
                  "src/spaghetti/ai/mcts.py", "src/spaghetti/ai/alphabeta.py",
-                 "src/spaghetti/ai/evaluate.py"]
+                 "src/spaghetti/ai/evaluate.py",
+                 # The environments' observation vector (written at every step).
+                 "src/spaghetti/envs/observation.py"]
 
 
 def remove_compiled() -> None:

@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
@@ -17,12 +18,14 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+from spaghetti.core import engines  # noqa: E402
 from spaghetti.core import notation as N  # noqa: E402
 from spaghetti.envs import encoding  # noqa: E402
 from spaghetti.envs.encoding import NUM_ACTIONS, ActionCodec, Encoder  # noqa: E402
 from spaghetti.envs.gymnasium import SpaghettiEnv  # noqa: E402
 from spaghetti.envs.pettingzoo import env, make_game, program_length, raw_env  # noqa: E402
 from spaghetti.errors import IllegalOptionError, SetupError  # noqa: E402
+from test_properties import games, new, pick  # noqa: E402
 
 DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs" / "envs.md"
 
@@ -162,6 +165,24 @@ def test_another_seats_instant_card_is_not_in_the_observation():
         mine, theirs = block[:per_seat], block[per_seat:]  # seats counted from the observer
         assert mine[enc.instants.index(held[seat])] == 1 and mine.sum() == 1
         assert theirs.sum() == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(g=games)
+def test_the_compiled_observation_is_its_python_sources(g):
+    # The vector is written by compiled code where the core is compiled (envs/observation.py);
+    # its source run as Python writes the same numbers, for every seat at every decision.
+    state = new(g)
+    cards = min(encoding.MAX_CARDS, len(state.kinds) + 4)
+    fast, slow = Encoder(state.game, cards), Encoder(state.game, cards, python=True)
+    assert (type(fast._writer) is type(slow._writer)) == (not engines.COMPILED)
+    rng = random.Random(g["seed"])
+    while True:
+        for seat in range(state.game.players):
+            assert np.array_equal(fast.encode(state, seat), slow.encode(state, seat))
+        if state.is_over:
+            break
+        state.apply_action(pick(state, rng))
 
 
 # ----------------------------------------------------------------- actions and rewards

@@ -33,11 +33,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..core import notation as N
-from ..core.flags import OWNER_SHIFT, PENDING, RUNNING
+from ..core.engines import python_module
 from ..core.game import Game
 from ..core.state import State
-from ..core.view import knows_card, knows_instant
 from ..errors import SetupError
+from .observation import (CHOOSING, DECIDING, INSTANT_STATUS, LIMIT, PHASES, QUEUE_FEATURES,
+                          MaskWriter, SEAT_FEATURES, Writer)
 
 #: Program cards, flag positions in one queue, parameters of one card, seats: the ranges the
 #: compact ids cover (the OpenSpiel adapter's).
@@ -75,6 +76,8 @@ class ActionCodec:
     def __init__(self, game: Game):
         self.names = tuple(dict.fromkeys(card.name for card in game.deck))
         self._name_index = {name.lower(): i for i, name in enumerate(self.names)}
+        self._mask = MaskWriter(NUM_ACTIONS, self.encode)
+        self._decoded: dict[int, int] = {}  # each compact id's action, once asked
 
     def encode(self, action: int) -> int:
         """The compact id of an engine action id; ``ValueError`` if it is beyond the ranges."""
@@ -97,6 +100,14 @@ class ActionCodec:
 
     def decode(self, compact: int) -> int:
         """The engine action id of a compact id; ``ValueError`` if no action has it."""
+        action = self._decoded.get(compact)
+        if action is None:
+            action = self._decode(compact)
+            if type(compact) is int:  # (what a numpy integer gives back is numpy's)
+                self._decoded[compact] = action
+        return action
+
+    def _decode(self, compact: int) -> int:
         if 0 <= compact < len(_BARE):
             return _BARE[compact]
         for kind, start, width in BANDS:
@@ -128,34 +139,10 @@ class ActionCodec:
 
     def mask(self, legal: Sequence[int]) -> np.ndarray:
         """The legal actions as a 0/1 ``int8`` vector of ``NUM_ACTIONS``."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if legal:
-            mask[[self.encode(a) for a in legal]] = 1
-        return mask
+        return np.frombuffer(self._mask.write(legal), dtype=np.int8)
 
 
 # --------------------------------------------------------------------------- observations
-
-#: The phases, and what a decision is about (``State.deciding``), in their one-hot order.
-PHASES = ("setup", "placement", "execution", "over")
-DECIDING = ("place", "turn", "card", "flag", "to", "at", "player", "param", "arrange", "seat",
-            "take", "open", "interrupt", "coin", "over")
-#: The choose primitives a target decision may apply (``State.choosing``), in one-hot order; a
-#: primitive not listed (a new one) sets the last bit, "other".
-CHOOSING = ("add_flag", "move_flag", "remove_flag", "charm", "reorder", "remove_card",
-            "move_card", "swap_card", "float", "jump", "call", "damage", "heal", "raise",
-            "lower")
-#: Instant card status per seat, one-hot.
-INSTANT_STATUS = ("none", "held", "used", "discarded")
-#: Numbers are clipped to this range (lives, values, counts); every entry lies in it.
-LIMIT = 99.0
-_QUEUE_FEATURES = 4  # pending, running, the flag deciding this turn, the pair's second place
-_SEAT_FEATURES = ("alive", "to_move", "first", "winner", "life", "supply", "hand", "removed",
-                  "on_cards", "tokens")
-
-
-def _clip(x: float) -> float:
-    return -LIMIT if x < -LIMIT else LIMIT if x > LIMIT else x
 
 
 class Encoder:
@@ -164,10 +151,12 @@ class Encoder:
     The layout is fixed for a game and documented in docs/envs.md; :meth:`layout` lists it as
     ``(name, start, length)`` rows. Hidden information is never read for a seat that may not
     know it: :meth:`encode` of two positions that a seat cannot tell apart gives the same vector
-    (tests/test_envs.py checks this against ``State.determinize``).
+    (tests/test_envs.py checks this against ``State.determinize``). The numbers are written by
+    :class:`~spaghetti.envs.observation.Writer`, compiled with the rules core;
+    ``python=True`` takes its Python source instead.
     """
 
-    def __init__(self, game: Game, cards: int):
+    def __init__(self, game: Game, cards: int, python: bool = False):
         if cards > MAX_CARDS:
             raise SetupError(f"the environments encode programs of up to {MAX_CARDS} cards, "
                              f"not {cards}")
@@ -175,16 +164,14 @@ class Encoder:
         self.players = p = game.players
         self.cards = cards
         self.names = tuple(dict.fromkeys(card.name for card in game.deck))
-        self._kind_index = {name: i for i, name in enumerate(self.names)}
         self.instants = tuple(card.name for card in game.rules.instant) \
             if game.option("instant_cards") else ()
-        self._instant_index = {name: i for i, name in enumerate(self.instants)}
         self.params = max((len(c.params) for c in game.deck), default=0)
         self.iparams = max((len(c.params) for c in game.rules.instant), default=0) \
             if self.instants else 0
         total = 10 * p  # flags of every colour (FLAGS_PER_COLOUR)
         self.queue = min(MAX_FLAGS, total)
-        self.slot = p + _QUEUE_FEATURES
+        self.slot = p + QUEUE_FEATURES
         self.card_features = (2 + len(self.names) + 2 * self.params + 3 + p + 2 + 1
                               + self.queue * self.slot)
         rows: list[tuple[str, int]] = [
@@ -192,27 +179,28 @@ class Encoder:
             ("phase", len(PHASES)), ("deciding", len(DECIDING)),
             ("choosing", len(CHOOSING) + 1), ("choices_left", 1), ("forward", 1),
             ("chance", 1), ("repeated", 1), ("chips", 2), ("opened", 1),
-            ("seats", p * len(_SEAT_FEATURES)),
+            ("seats", p * len(SEAT_FEATURES)),
             ("instant_status", p * len(INSTANT_STATUS) if self.instants else 0),
             ("instant_card", p * len(self.instants)),
             ("instant_chips", p * self.iparams),
             ("face_down", 3 if self.instants else 0),
             ("to_arrange", len(self.names) + 1 if game.option("fair_first") else 0),
         ]
-        self._start: dict[str, int] = {}
+        starts: dict[str, int] = {}
         at = 0
         self.rows: list[tuple[str, int, int]] = []
         for name, length in rows:
-            self._start[name] = at
+            starts[name] = at
             self.rows.append((name, at, length))
             at += length
         self.size = at
-        self._q_at = self.card_features - self.queue * self.slot
-        self._overflow = self._q_at - 1
-        self._rows: dict[tuple, np.ndarray] = {}
-        self._hidden = bool(game.option("sequential_open"))
-        self._fair_first = bool(game.option("fair_first"))
-        self._sequential = bool(game.option("sequential_open"))
+        # (``python=True``: the module's source run as Python, where it is compiled; the two
+        # write the same vectors, which tests/test_envs.py checks.)
+        writer = python_module("envs.observation").Writer if python else Writer
+        self._writer = writer(p, cards, self.names, self.params, self.queue, self.instants,
+                              self.iparams, starts, self.size,
+                              hidden=bool(game.option("sequential_open")),
+                              fair_first=bool(game.option("fair_first")))
 
     def layout(self) -> list[tuple[str, int, int]]:
         """The blocks of the vector in order: ``(name, start, length)``."""
@@ -226,143 +214,10 @@ class Encoder:
                 ("jump_from", 1), ("jump_to", 1), ("overflow", 1),
                 ("queue", self.queue * self.slot)]
 
-    def _card_row(self, key: tuple) -> np.ndarray:
-        """The part of a card's block that depends on the card alone (kind, numbers, queue) and
-        the observer: cached, since most cards do not change from one decision to the next."""
-        row = self._rows.get(key)
-        if row is not None:
-            return row
-        name, vals, mods, queue, known, seat = key
-        p, nk, np_ = self.players, len(self.names), self.params
-        row = np.zeros(self.card_features, dtype=np.float32)
-        row[0] = 1.0
-        if known:
-            row[1] = 1.0
-            row[2 + self._kind_index[name]] = 1.0
-            for j, (v, m) in enumerate(zip(vals, mods)):
-                row[2 + nk + j] = v
-                row[2 + nk + np_ + j] = m
-        if len(queue) > self.queue:
-            row[self._overflow] = len(queue) - self.queue
-        at = self._q_at
-        for code in queue[:self.queue]:
-            row[at + ((code >> OWNER_SHIFT) - seat) % p] = 1.0
-            if code & PENDING:
-                row[at + p] = 1.0
-            if code & RUNNING:
-                row[at + p + 1] = 1.0
-            at += self.slot
-        np.clip(row, -LIMIT, LIMIT, out=row)
-        row.flags.writeable = False
-        if len(self._rows) >= 100_000:
-            self._rows.clear()
-        self._rows[key] = row
-        return row
-
     def encode(self, state: State, seat: int) -> np.ndarray:
         """The position as ``seat`` may know it, seats numbered from ``seat``."""
-        obs = np.zeros(self.size, dtype=np.float32)
-        cards = obs[:self.cards * self.card_features].reshape(self.cards, self.card_features)
-        p = self.players
-        rel = [(s - seat) % p for s in range(p)]
-        start = self._start
-        # The program: the cached part of each card's block, then what is about this moment.
-        hidden = self._hidden and not state.is_over
-        card_row = self._card_row
-        rows = self._rows
-        kinds, vals, mods, queues = state.kinds, state.vals, state.mods, state.queues
-        for i in range(min(len(kinds), self.cards)):
-            known = not hidden or knows_card(state, seat, i)
-            key = (kinds[i].name, vals[i], mods[i], queues[i], known, seat)
-            row = rows.get(key)
-            cards[i] = row if row is not None else card_row(key)
-        flat = obs
-        cf = self.card_features
-        at = 2 + len(self.names) + 2 * self.params
-        if state.phase == "execution" and state.cursor < self.cards:
-            flat[state.cursor * cf + at] = 1.0
-        running = state.running_card
-        if running is not None and running < self.cards:
-            flat[running * cf + at + 1] = 1.0
-        selection = state.selection
-        if selection is not None:
-            sel_card, sel_k = selection if isinstance(selection, tuple) else (selection, None)
-            if sel_card < self.cards:
-                flat[sel_card * cf + at + 2] = 1.0
-                if sel_k is not None and sel_k < self.queue:
-                    flat[sel_card * cf + self._q_at + sel_k * self.slot + p + 3] = 1.0
-        turn = state.turn_flag
-        if turn is not None and turn[0] < self.cards and turn[1] < self.queue:
-            flat[turn[0] * cf + self._q_at + turn[1] * self.slot + p + 2] = 1.0
-        if state.arrivals or state.jumps:
-            uids = state.uids
-            for s, u in state.arrivals:
-                if u in uids and uids.index(u) < self.cards:
-                    flat[uids.index(u) * cf + at + 3 + rel[s]] += 1.0
-            for j, t in state.jumps:
-                if j in uids and t in uids and max(uids.index(j), uids.index(t)) < self.cards:
-                    flat[uids.index(j) * cf + at + 3 + p] = 1.0
-                    flat[uids.index(t) * cf + at + 4 + p] = 1.0
-        # What is being decided.
-        flat[start["phase"] + PHASES.index(state.phase)] = 1.0
-        deciding = state.deciding
-        if deciding in DECIDING:
-            flat[start["deciding"] + DECIDING.index(deciding)] = 1.0
-        choosing = state.choosing
-        if choosing is not None:
-            flat[start["choosing"] + (CHOOSING.index(choosing) if choosing in CHOOSING
-                                      else len(CHOOSING))] = 1.0
-            flat[start["choices_left"]] = min(state.count_left, LIMIT)
-        if state.direction > 0:
-            flat[start["forward"]] = 1.0
-        if state.is_chance:
-            flat[start["chance"]] = 1.0
-        if state.repeated:
-            flat[start["repeated"]] = 1.0
-        at = start["chips"]
-        flat[at:at + 3] = (state.chips[0], state.chips[1], state.opened)
-        # The seats, from the observer round.
-        on_cards = [0] * p
-        for queue in queues:
-            for code in queue:
-                on_cards[code >> OWNER_SHIFT] += 1
-        nf = len(_SEAT_FEATURES)
-        seats = start["seats"]
-        for s in range(p):
-            at = seats + rel[s] * nf
-            flat[at:at + nf] = (state.alive[s], state.to_move == s, state.first == s,
-                                state.winner == s, _clip(state.lives[s]), state.supply[s],
-                                state.hand[s], state.removed[s], on_cards[s], state.tokens[s])
-        if self.instants:
-            self._instants(state, seat, rel, flat)
-        if self._fair_first:
-            at = start["to_arrange"]
-            flat[at + len(self.names)] = len(state.to_arrange)
-            if seat == 0 or not self._sequential or state.is_over:
-                for card in state.to_arrange:
-                    flat[at + self._kind_index[card.name]] += 1.0
-        return obs
-
-    def _instants(self, state: State, seat: int, rel: list[int], flat: np.ndarray) -> None:
-        start = self._start
-        taken = {s: i for i, s in state.drawn_by().items()}
-        ni, nip = len(self.instants), self.iparams
-        for s in range(self.players):
-            r = rel[s]
-            held, gone = state.instant[s], state.instant_gone[s]
-            status = "held" if held else gone[0] if gone else "none"
-            flat[start["instant_status"] + r * len(INSTANT_STATUS)
-                 + INSTANT_STATUS.index(status)] = 1.0
-            if s in taken and knows_instant(state, seat, s):
-                card = state.deal[taken[s]]
-                flat[start["instant_card"] + r * ni + self._instant_index[card.name]] = 1.0
-            if held:  # chips placed on it are public (as the view shows them)
-                for j, m in enumerate(held[1][:nip]):
-                    flat[start["instant_chips"] + r * nip + j] = _clip(m)
-        if state.phase == "setup":
-            for i in range(3):
-                if i not in state.drawn:
-                    flat[start["face_down"] + i] = 1.0
+        written = self._writer.write(state, int(seat))
+        return np.frombuffer(written, dtype=np.int8).astype(np.float32)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """The observation space's bounds (every entry lies in ``[-LIMIT, LIMIT]``)."""

@@ -1,0 +1,250 @@
+"""The numbers of an observation vector, written where the rules core is compiled.
+
+:class:`spaghetti.envs.encoding.Encoder` decides the layout and documents it; a
+:class:`Writer` holds that layout's offsets and writes one position into a fresh buffer of
+signed bytes, one a feature. Every entry is a whole number within ``[-LIMIT, LIMIT]`` (flags,
+counts, one-hot bits, card numbers, lives), so a byte holds it exactly, and numpy turns the
+buffer into the ``float32`` vector in one step. This module is compiled with the rules core
+(setup.py), so it reads a state's fields as a C structure's members; it stays plain Python
+(no numpy), and runs as such where nothing is compiled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from ..core.flags import OWNER_SHIFT, PENDING, RUNNING
+from ..core.state import State
+from ..core.view import knows_card, knows_instant
+
+#: Numbers are clipped to this range (lives, values, counts); every entry lies in it.
+LIMIT: Final = 99
+#: The phases, and what a decision is about (``State.deciding``), in their one-hot order.
+PHASES: Final = ("setup", "placement", "execution", "over")
+DECIDING: Final = ("place", "turn", "card", "flag", "to", "at", "player", "param", "arrange",
+                   "seat", "take", "open", "interrupt", "coin", "over")
+#: The choose primitives a target decision may apply (``State.choosing``), in one-hot order; a
+#: primitive not listed (a new one) sets the last bit, "other".
+CHOOSING: Final = ("add_flag", "move_flag", "remove_flag", "charm", "reorder", "remove_card",
+                   "move_card", "swap_card", "float", "jump", "call", "damage", "heal", "raise",
+                   "lower")
+#: Instant card status per seat, one-hot.
+INSTANT_STATUS: Final = ("none", "held", "used", "discarded")
+#: The features of one seat, in order.
+SEAT_FEATURES: Final = ("alive", "to_move", "first", "winner", "life", "supply", "hand",
+                        "removed", "on_cards", "tokens")
+#: A queue place's features beyond the owner's one-hot: pending, running, the flag deciding
+#: this turn, the pair's second place.
+QUEUE_FEATURES: Final = 4
+
+
+def clip(x: int) -> int:
+    """``x`` within ``[-LIMIT, LIMIT]``."""
+    return -LIMIT if x < -LIMIT else LIMIT if x > LIMIT else x
+
+
+def _index(names: tuple[str, ...], name: str) -> int:
+    for i, n in enumerate(names):
+        if n == name:
+            return i
+    return -1
+
+
+class Writer:
+    """Writes the observation of one game's layout (the offsets come from the Encoder)."""
+
+    def __init__(self, players: int, cards: int, names: tuple[str, ...], params: int,
+                 queue: int, instants: tuple[str, ...], iparams: int, starts: dict[str, int],
+                 size: int, hidden: bool, fair_first: bool) -> None:
+        self.players = players
+        self.cards = cards
+        self.names = names
+        self.params = params
+        self.queue = queue
+        self.instants = instants
+        self.iparams = iparams
+        self.size = size
+        self.hidden = hidden
+        self.fair_first = fair_first
+        self.slot = players + QUEUE_FEATURES
+        self.card_features = 2 + len(names) + 2 * params + 3 + players + 2 + 1 + queue * self.slot
+        self.q_at = self.card_features - queue * self.slot
+        self.moment = 2 + len(names) + 2 * params  # the card block's "cursor" feature
+        self.kind_index = {name: i for i, name in enumerate(names)}
+        self.instant_index = {name: i for i, name in enumerate(instants)}
+        self.phase_at = starts["phase"]
+        self.deciding_at = starts["deciding"]
+        self.choosing_at = starts["choosing"]
+        self.choices_left_at = starts["choices_left"]
+        self.forward_at = starts["forward"]
+        self.chance_at = starts["chance"]
+        self.repeated_at = starts["repeated"]
+        self.chips_at = starts["chips"]
+        self.seats_at = starts["seats"]
+        self.instant_status_at = starts["instant_status"]
+        self.instant_card_at = starts["instant_card"]
+        self.instant_chips_at = starts["instant_chips"]
+        self.face_down_at = starts["face_down"]
+        self.to_arrange_at = starts["to_arrange"]
+
+    def write(self, state: State, seat: int) -> bytearray:
+        """The position as ``seat`` may know it, seats numbered from ``seat``: one byte a
+        feature, a negative number in two's complement."""
+        buf = bytearray(self.size)
+        p = self.players
+        cf = self.card_features
+        nk = len(self.names)
+        np_ = self.params
+        slot = self.slot
+        hidden = self.hidden and not state.is_over
+        kinds, vals, mods, queues = state.kinds, state.vals, state.mods, state.queues
+        # The program: each card's kind, numbers and queue.
+        for i in range(min(len(kinds), self.cards)):
+            base = i * cf
+            buf[base] = 1
+            if not hidden or knows_card(state, seat, i):
+                buf[base + 1] = 1
+                buf[base + 2 + self.kind_index[kinds[i].name]] = 1
+                v, m = vals[i], mods[i]
+                for j in range(min(len(v), len(m))):
+                    buf[base + 2 + nk + j] = clip(v[j]) & 0xFF
+                    buf[base + 2 + nk + np_ + j] = clip(m[j]) & 0xFF
+            q = queues[i]
+            if len(q) > self.queue:
+                buf[self.q_at - 1 + base] = clip(len(q) - self.queue)
+            at = base + self.q_at
+            for k in range(min(len(q), self.queue)):
+                code = q[k]
+                buf[at + ((code >> OWNER_SHIFT) - seat) % p] = 1
+                if code & PENDING:
+                    buf[at + p] = 1
+                if code & RUNNING:
+                    buf[at + p + 1] = 1
+                at += slot
+        # What belongs to the moment: the cursor, the card running, the pair in progress, the
+        # flag deciding, flags on their way.
+        at = self.moment
+        if state.phase == "execution" and state.cursor < self.cards:
+            buf[state.cursor * cf + at] = 1
+        running = state.running_card
+        if running is not None and running < self.cards:
+            buf[running * cf + at + 1] = 1
+        selection = state.selection
+        if selection is not None:
+            if isinstance(selection, tuple):
+                sel_card, sel_k = selection[0], selection[1]
+            else:
+                sel_card, sel_k = selection, -1
+            if sel_card < self.cards:
+                buf[sel_card * cf + at + 2] = 1
+                if 0 <= sel_k < self.queue:
+                    buf[sel_card * cf + self.q_at + sel_k * slot + p + 3] = 1
+        turn = state.turn_flag
+        if turn is not None and turn[0] < self.cards and turn[1] < self.queue:
+            buf[turn[0] * cf + self.q_at + turn[1] * slot + p + 2] = 1
+        if state.arrivals or state.jumps:
+            uids = state.uids
+            for s, u in state.arrivals:
+                if u in uids and uids.index(u) < self.cards:
+                    where = uids.index(u) * cf + at + 3 + (s - seat) % p
+                    buf[where] = clip(buf[where] + 1)
+            for j, t in state.jumps:
+                if j in uids and t in uids and max(uids.index(j), uids.index(t)) < self.cards:
+                    buf[uids.index(j) * cf + at + 3 + p] = 1
+                    buf[uids.index(t) * cf + at + 4 + p] = 1
+        # What is being decided.
+        buf[self.phase_at + _index(PHASES, state.phase)] = 1
+        k = _index(DECIDING, state.deciding)
+        if k >= 0:
+            buf[self.deciding_at + k] = 1
+        choosing = state.choosing
+        if choosing is not None:
+            k = _index(CHOOSING, choosing)
+            buf[self.choosing_at + (k if k >= 0 else len(CHOOSING))] = 1
+            buf[self.choices_left_at] = clip(state.count_left) & 0xFF
+        if state.direction > 0:
+            buf[self.forward_at] = 1
+        if state.is_chance:
+            buf[self.chance_at] = 1
+        if state.repeated:
+            buf[self.repeated_at] = 1
+        at = self.chips_at
+        buf[at] = clip(state.chips[0]) & 0xFF
+        buf[at + 1] = clip(state.chips[1]) & 0xFF
+        buf[at + 2] = clip(state.opened)
+        # The seats, from the observer round.
+        on_cards = [0] * p
+        for q in queues:
+            for code in q:
+                on_cards[code >> OWNER_SHIFT] += 1
+        nf = len(SEAT_FEATURES)
+        for s in range(p):
+            at = self.seats_at + (s - seat) % p * nf
+            buf[at] = 1 if state.alive[s] else 0
+            buf[at + 1] = 1 if state.to_move == s else 0
+            buf[at + 2] = 1 if state.first == s else 0
+            buf[at + 3] = 1 if state.winner == s else 0
+            buf[at + 4] = clip(state.lives[s]) & 0xFF
+            buf[at + 5] = clip(state.supply[s]) & 0xFF
+            buf[at + 6] = clip(state.hand[s]) & 0xFF
+            buf[at + 7] = clip(state.removed[s]) & 0xFF
+            buf[at + 8] = clip(on_cards[s])
+            buf[at + 9] = clip(state.tokens[s]) & 0xFF
+        if self.instants:
+            self._instants(state, seat, buf)
+        if self.fair_first:
+            at = self.to_arrange_at
+            buf[at + nk] = clip(len(state.to_arrange))
+            if seat == 0 or not self.hidden or state.is_over:
+                for card in state.to_arrange:
+                    where = at + self.kind_index[card.name]
+                    buf[where] = clip(buf[where] + 1)
+        return buf
+
+    def _instants(self, state: State, seat: int, buf: bytearray) -> None:
+        """Each seat's instant card: its status, its kind where ``seat`` may know it, the chips
+        placed on it (public, as the view shows them); the face-down cards left at setup."""
+        taken = {s: i for i, s in state.drawn_by().items()}
+        p = self.players
+        ni, nip = len(self.instants), self.iparams
+        ns = len(INSTANT_STATUS)
+        for s in range(p):
+            r = (s - seat) % p
+            held, gone = state.instant[s], state.instant_gone[s]
+            status = "held" if held else gone[0] if gone else "none"
+            buf[self.instant_status_at + r * ns + _index(INSTANT_STATUS, status)] = 1
+            if s in taken and knows_instant(state, seat, s):
+                card = state.deal[taken[s]]
+                buf[self.instant_card_at + r * ni + self.instant_index[card.name]] = 1
+            if held:
+                chips = held[1]
+                for j in range(min(len(chips), nip)):
+                    buf[self.instant_chips_at + r * nip + j] = clip(chips[j]) & 0xFF
+        if state.phase == "setup":
+            for i in range(3):
+                if i not in state.drawn:
+                    buf[self.face_down_at + i] = 1
+
+
+class MaskWriter:
+    """Writes the mask of legal actions (one byte a compact id), given the codec's function
+    from an engine action id to its compact id (``ActionCodec.encode``); each id's compact id
+    is asked once and kept, since the same ids come back decision after decision."""
+
+    def __init__(self, size: int, compact: Callable[[int], int]) -> None:
+        self.size = size
+        self.compact = compact
+        self.known: dict[int, int] = {}
+
+    def write(self, legal: Sequence[int]) -> bytearray:
+        """The mask of ``legal``; ``ValueError`` (the codec's) for an id beyond its ranges."""
+        buf = bytearray(self.size)
+        known = self.known
+        for action in legal:
+            c = known.get(action)
+            if c is None:
+                c = self.compact(action)
+                known[action] = c
+            buf[c] = 1
+        return buf
