@@ -12,7 +12,10 @@ prints the range it plays before it starts), each deal once per seating of X and
 players X sits first and second; with 3 players every seating of one X and two Y and of two X
 and one Y; with 4 players every seating of two X and two Y. So each side holds the same seats
 equally often, and a game counts for Y when a Y wins it (a draw: a half), for X when an X does;
-equal players score 50 %. ``--no-clock`` plays the players by their budgets of positions alone,
+equal players score 50 %. A level may be ``normal+learned`` or ``hard+learned``: its search
+judges the positions it leaves unexplored by the learned evaluation (spaghetti.ai.value) in place
+of the hand-written one (``--pairs normal-normal+learned`` pits the two evaluations).
+``--no-clock`` plays the players by their budgets of positions alone,
 without the seconds caps (``make_player(clock=False)``, as the lab plays): then the machine's
 load cannot change a game, and a game replays from its seeds. A game still on after
 ``MAX_DECISIONS`` decisions is stopped and judged a stalemate (C9's tie-break: what a
@@ -37,6 +40,7 @@ import json
 import pathlib
 import sys
 import time
+from typing import Any
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -46,6 +50,7 @@ from rich.progress import Progress  # noqa: E402
 
 from spaghetti.ai import make_player  # noqa: E402
 from spaghetti.ai.arena import elo, wilson  # noqa: E402
+from spaghetti.ai.value import Learned  # noqa: E402
 from spaghetti.core.game import Game  # noqa: E402
 
 SETUPS = ("1x2", "3x2", "3x3", "3x4")
@@ -66,13 +71,27 @@ def seatings(players: int) -> list[tuple[bool, ...]]:
             for k in sizes for xs in itertools.combinations(range(players), k)]
 
 
+def player(name: str, seed: int, clock: bool) -> Any:
+    """A level of ``make_player``; ``LEVEL+learned``: that level's search judging its horizon by
+    the learned evaluation that ships for the game (spaghetti.ai.value; the hand-written one
+    where none ships)."""
+    base, _, learned = name.partition("+")
+    made = make_player(base, seed, clock=clock)
+    if learned:
+        if learned != "learned" or not hasattr(made, "fallback") and base != "normal":
+            raise ValueError(f"unknown player {name!r}: LEVEL or normal+learned, hard+learned")
+        search = made if base == "normal" else made.fallback
+        search.evaluation = Learned()
+    return made
+
+
 def play(job: dict) -> dict:
     """One game; its result and each side's think times."""
     level, players = job["level"], job["players"]
     x, y, seating, deal = job["x"], job["y"], job["seating"], job["deal"]
     state = Game(level=level, players=players).new_state(seed=deal)
     clock = job.get("clock", True)
-    seats = [make_player(x if is_x else y, deal * 10 + s, clock=clock)
+    seats = [player(x if is_x else y, deal * 10 + s, clock)
              for s, is_x in enumerate(seating)]
     think: dict[str, list[float]] = {"x": [], "y": []}
     while not state.is_over and len(state.history) < MAX_DECISIONS[players]:
@@ -159,7 +178,7 @@ def main() -> None:
     setups = [tuple(int(v) for v in s.lower().split("x")) for s in (args.setup or SETUPS)]
     pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]
     for x, y in pairs:
-        make_player(x), make_player(y)  # an unknown level fails here, before any game
+        player(x, 0, True), player(y, 0, True)  # an unknown level fails here, before any game
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     rows = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..core import notation as N
@@ -59,12 +59,16 @@ class AlphaBetaPlayer(ActionPlayer):
 
     def __init__(self, max_nodes: int | Mapping[int, int] = 20_000, seconds: float | None = None,
                  seed: int | None = None, rival: str = "leader", table: bool = True,
-                 max_depth: int = MAX_DEPTH):
+                 max_depth: int = MAX_DEPTH,
+                 evaluation: Callable[[State, int], float] | None = None):
         self.max_nodes = max_nodes
         self.max_depth = max_depth
         self.table = table  # keep values (see the module's docstring); off only to compare
         self.rival = rival  # whom a seat's evaluation is measured against (3+ players)
         self.seconds = seconds
+        # The value of an unfinished position for a seat, within (-1, 1): the hand-written
+        # evaluation unless another is given (a learned one: ai/value.py).
+        self.evaluation = evaluation
         self.rng = random.Random(seed)
         self.last_depth = 0  # depth of the last complete iteration, for benchmarks
         self._nodes = 0
@@ -157,6 +161,8 @@ class AlphaBetaPlayer(ActionPlayer):
         mid = state.decision == D_TARGET
         if depth <= 0 and not mid:
             self._deeper = True
+            if self.evaluation is not None:
+                return [self.evaluation(state, p) for p in range(state.players)]
             return evaluate_all(state, self.rival)
         if not mid:
             depth -= 1
@@ -198,6 +204,8 @@ class AlphaBetaPlayer(ActionPlayer):
         if state.is_over:
             value = state.returns()[seat]
             return value - WIN_DELAY * ply if value > 0 else value + WIN_DELAY * ply
+        if self.evaluation is not None:
+            return self.evaluation(state, seat)
         return evaluate(state, seat, self.rival)
 
     def _value(self, state: State, seat: int, depth: int, ply: int,

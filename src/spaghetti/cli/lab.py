@@ -319,3 +319,127 @@ def puzzles_command(variant: str, level: int, players: int, games: int, seed: in
                 progress.update(task, n=added)
             progress.update(task, advance=1)
     click.echo(f"{added} new puzzles added to {path}")
+
+
+@lab.command("train-value")
+@click.option("--game", "variant", type=click.Choice(list(VARIANTS)), default="spaghetti-code",
+              show_default=True, help="The game of the family (rulebook options).")
+@click.option("--level", type=int, default=3, show_default=True, help="Game level.")
+@click.option("--players", type=int, default=2, show_default=True, help="Number of players.")
+@click.option("--games", type=click.IntRange(1, spec.MAX_GAMES), default=2000, show_default=True,
+              help="Self-play games to learn from.")
+@click.option("--seed", type=click.IntRange(min=0), default=500_000, show_default=True,
+              help="Game i is dealt with seed S + i (keep these deals apart from those that "
+                   "measure the players).")
+@click.option("--nodes", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Positions the self-play players search a decision.")
+@click.option("--explore", type=click.FloatRange(0, 1), default=0.1, show_default=True,
+              help="Odds that a self-play decision is at random.")
+@click.option("--sample", type=click.FloatRange(0, 1, min_open=True), default=0.25,
+              show_default=True, help="Odds that a decision's position is learned from.")
+@click.option("--hidden", type=click.IntRange(1, 1024), default=32, show_default=True,
+              help="Hidden units of the network.")
+@click.option("--epochs", type=click.IntRange(1, 10_000), default=30, show_default=True,
+              help="Passes over the positions.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes that play the games.")
+@click.option("--positions", "positions_path", type=click.Path(dir_okay=False), default=None,
+              help="Keep the positions in this file (.npz): read from it where it exists, "
+                   "played and written to it where not.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="The weights' file [default: GAME-lLEVEL-Np.npz here].")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="Draw the learning curve to this file (.svg or .png).")
+def train_value_command(variant: str, level: int, players: int, games: int, seed: int,
+                        nodes: int, explore: float, sample: float, hidden: int, epochs: int,
+                        workers: int, positions_path: str | None, out_path: str | None,
+                        plot_path: str | None) -> None:
+    """Train a learned evaluation by self-play: a small network that reads a position as the
+    environments encode it and says how the game ends (spaghetti.ai.value).
+
+    \b
+    Examples:
+      spaghetti lab train-value --level 3 --games 2000 --workers 2
+      spaghetti lab train-value --positions l3.npz --epochs 60   # learn again, no replay
+    """
+    import time
+
+    import numpy as np
+
+    from ..ai import value
+    from ..core.game import Game
+
+    game = Game(level=level, players=players, variant=variant)
+    console = Console(highlight=False, stderr=True)
+    started = time.perf_counter()
+    positions = pathlib.Path(positions_path) if positions_path else None
+    if positions is not None and positions.exists():
+        try:
+            with np.load(positions) as data:
+                observations, results, numbers = data["x"], data["y"], data["g"]
+                made = json.loads(str(data["meta"]))
+        except (OSError, ValueError, KeyError) as exc:
+            raise SetupError(f"{positions}: not a positions file of this command ({exc})") \
+                from None
+        if made.get("game") != value.game_key(game):
+            raise SetupError(f"{positions} holds positions of {made.get('game')}, not "
+                             f"{value.game_key(game)}")
+        games, seed, nodes, explore, sample = (made[k] for k in
+                                               ("games", "seed", "nodes", "explore", "sample"))
+        click.echo(f"{len(observations):,} positions of {games} games read from {positions}")
+    else:
+        with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                      console=console, disable=not console.is_terminal) as progress:
+            task = progress.add_task("games", total=games)
+            observations, results, numbers = value.self_play(
+                game, games, seed, nodes, explore, sample, workers,
+                progress=lambda done: progress.update(task, completed=done))
+        made = {"game": value.game_key(game), "games": games, "seed": seed, "nodes": nodes,
+                "explore": explore, "sample": sample}
+        if positions is not None:
+            with positions.open("wb") as kept:
+                np.savez_compressed(kept, x=observations, y=results, g=numbers,
+                                    meta=np.array(json.dumps(made)))
+        click.echo(f"{len(observations):,} positions of {games} games played "
+                   f"({time.perf_counter() - started:.0f} s)")
+    played = time.perf_counter() - started
+
+    def shown(epoch: int, train: float, held: float) -> None:
+        click.echo(f"epoch {epoch:3d}: error {train:.4f} learned, {held:.4f} held out")
+
+    net, curve = value.fit(observations, results, numbers, hidden=hidden, epochs=epochs,
+                           seed=seed, progress=shown)
+    net.meta = {**made, "positions": int(len(observations)), "hidden": hidden, "epochs": epochs,
+                "command": "spaghetti lab train-value " + shlex.join(sys.argv[
+                    sys.argv.index("train-value") + 1:]) if "train-value" in sys.argv else None,
+                "commit": runner._commit(), "seconds_play": round(played),
+                "seconds_fit": round(time.perf_counter() - started - played),
+                "curve": [[e, round(a, 5), round(b, 5)] for e, a, b in curve]}
+    weights = pathlib.Path(out_path or f"{value.game_key(game)}.npz")
+    net.save(weights)
+    click.echo(f"weights: {weights} (best held-out error "
+               f"{min(b for _, _, b in curve):.4f})")
+    if plot_path:
+        _plot_curve(curve, pathlib.Path(plot_path), value.game_key(game), len(observations))
+
+
+def _plot_curve(curve: list[tuple[int, float, float]], path: pathlib.Path, name: str,
+                positions: int) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    epochs = [e for e, _, _ in curve]
+    ax.plot(epochs, [a for _, a, _ in curve], label="learned positions")
+    ax.plot(epochs, [b for _, _, b in curve], label="held-out games")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("mean squared error")
+    ax.set_title(f"{name}: {positions:,} positions")
+    ax.legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, metadata={"Date": None} if path.suffix == ".svg" else None)
+    plt.close(fig)

@@ -1,0 +1,114 @@
+"""The learned evaluation (spaghetti.ai.value): fitting, weights on disk, self-play data, its use
+in the alpha-beta search, and the training command."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from spaghetti import Game
+from spaghetti.ai.alphabeta import AlphaBetaPlayer
+from spaghetti.ai.value import SCALE, ValueNet, fit, play_one, self_play, shipped
+from spaghetti.cli.main import cli
+from spaghetti.errors import SetupError
+
+
+def small_net(inputs: int, seed: int = 0) -> ValueNet:
+    rng = np.random.default_rng(seed)
+    return ValueNet(rng.normal(0, 0.1, (4, inputs)).astype(np.float32),
+                    np.zeros(4, np.float32), rng.normal(0, 0.5, 4).astype(np.float32), 0.1)
+
+
+def test_fit_learns_what_decides_the_result_and_holds_games_out():
+    rng = np.random.default_rng(1)
+    x = rng.integers(-3, 4, (3000, 12)).astype(np.int8)
+    y = np.where(x[:, 2] + x[:, 5] > 0, 1.0, -1.0).astype(np.float32)
+    games = np.arange(3000) // 10
+    net, curve = fit(x, y, games, hidden=16, epochs=15, rate=0.01, seed=0)
+    assert len(curve) == 15
+    assert curve[-1][2] < 0.3 * float(np.var(y))  # held-out error far below guessing the mean
+    assert np.mean(np.sign(net.predict(x[games >= 270].astype(np.float32)))
+                   == y[games >= 270]) > 0.9
+
+
+def test_fit_refuses_an_empty_set_of_positions():
+    with pytest.raises(SetupError, match="no positions"):
+        fit(np.zeros((0, 5), np.int8), np.zeros(0, np.float32), np.zeros(0, np.int32))
+
+
+def test_weights_round_trip_through_a_file(tmp_path):
+    net = small_net(30)
+    net.meta = {"game": "x", "curve": [[1, 0.5, 0.6]]}
+    path = tmp_path / "w.npz"
+    net.save(path)
+    loaded = ValueNet.load(path)
+    x = np.random.default_rng(2).integers(-2, 3, (20, 30)).astype(np.float32)
+    assert loaded.meta == net.meta
+    assert np.allclose(loaded.predict(x), net.predict(x), atol=1e-3)  # (w1 kept as float16)
+    assert loaded.value(x[0]) == pytest.approx(float(loaded.predict(x[:1])[0]), abs=1e-6)
+
+
+def test_an_evaluation_reads_only_a_game_of_its_size():
+    game = Game(level=3, players=2)
+    evaluate = small_net(1502).evaluation(game)
+    state = game.new_state(seed=4)
+    assert abs(evaluate(state, 0)) < SCALE
+    with pytest.raises(SetupError, match="reads 1502 numbers"):
+        small_net(1502).evaluation(Game(level=1, players=2))
+
+
+def test_a_self_play_game_is_the_same_wherever_it_is_played():
+    game = Game(level=1, players=2)
+    rows, ends = play_one(game, 7, nodes=40, sample=0.5)
+    again, ends_again = play_one(game, 7, nodes=40, sample=0.5)
+    assert ends == ends_again and all(np.array_equal(a, b) for a, b in zip(rows, again))
+    assert rows and set(ends) <= {-1.0, 0.0, 1.0}
+    x, y, g = self_play(game, 3, seed=7, nodes=40, sample=0.5)
+    assert np.array_equal(x[:len(rows)], np.array(rows)) and list(y[:len(ends)]) == ends
+    assert list(g) == sorted(g) and set(g) <= {0, 1, 2}
+
+
+def test_alpha_beta_judges_its_horizon_by_the_evaluation_it_is_given():
+    game = Game(level=3, players=2)
+    calls = []
+    inner = small_net(1502).evaluation(game)
+
+    def counted(state, seat):
+        calls.append(seat)
+        return inner(state, seat)
+
+    state = game.new_state(seed=2)
+    while state.phase != "execution":
+        state.apply_action(state.legal_actions()[0])
+    option = AlphaBetaPlayer(max_nodes=200, seed=1, evaluation=counted).choose(state)
+    assert option in state.legal() and calls
+
+
+def test_no_shipped_weights_for_changed_rules():
+    assert shipped(Game(level=3, players=2, options={"placement_order": "snake"})) is None
+
+
+def test_the_training_command_plays_learns_and_writes_what_made_the_weights(tmp_path):
+    runner = CliRunner()
+    positions, weights, curve = tmp_path / "p.npz", tmp_path / "w.npz", tmp_path / "c.svg"
+    args = ["lab", "train-value", "--level", "1", "--games", "4", "--nodes", "30",
+            "--epochs", "2", "--sample", "0.5", "--positions", str(positions),
+            "--out", str(weights), "--plot", str(curve)]
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert positions.exists() and weights.exists() and curve.exists()
+    net = ValueNet.load(weights)
+    assert net.meta["game"] == "spaghetti-code-l1-2p" and net.meta["games"] == 4
+    assert len(net.meta["curve"]) == 2 and net.inputs == 757
+    again = runner.invoke(cli, args[:-6] + ["--positions", str(positions),
+                                            "--out", str(tmp_path / "w2.npz")])
+    assert again.exit_code == 0 and "read from" in again.output
+    other = runner.invoke(cli, ["lab", "train-value", "--level", "3", "--positions",
+                                str(positions), "--out", str(tmp_path / "w3.npz")])
+    assert other.exit_code != 0 and "spaghetti-code-l1-2p" in other.output
+    assert "Traceback" not in other.output
+    with np.load(positions) as data:
+        assert json.loads(str(data["meta"]))["nodes"] == 30
