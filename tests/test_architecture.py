@@ -32,6 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("package", ("",)),
     ("words", ("i18n", "render")),
     ("solver", ("solver",)),
+    ("encoding", ("envs.encoding", "envs.observation")),
     ("computer players", ("ai",)),
     ("lab", ("lab",)),
     ("environments", ("envs",)),

@@ -62,12 +62,17 @@ def test_an_evaluation_reads_only_a_game_of_its_size():
 
 def test_a_self_play_game_is_the_same_wherever_it_is_played():
     game = Game(level=1, players=2)
-    rows, ends = play_one(game, 7, nodes=40, sample=0.5)
-    again, ends_again = play_one(game, 7, nodes=40, sample=0.5)
+    rows, ends, searched = play_one(game, 7, nodes=40, sample=0.5)
+    again, ends_again, searched_again = play_one(game, 7, nodes=40, sample=0.5)
     assert ends == ends_again and all(np.array_equal(a, b) for a, b in zip(rows, again))
+    assert searched == searched_again
     assert rows and set(ends) <= {-1.0, 0.0, 1.0}
-    x, y, g = self_play(game, 3, seed=7, nodes=40, sample=0.5)
+    # Two players: what the search made of a position for one seat, the other seat loses.
+    assert all(-1 <= v <= 1 for v in searched)
+    assert all(searched[i] == -searched[i + 1] for i in range(0, len(searched), 2))
+    x, y, v, g = self_play(game, 3, seed=7, nodes=40, sample=0.5, workers=2)
     assert np.array_equal(x[:len(rows)], np.array(rows)) and list(y[:len(ends)]) == ends
+    assert list(v[:len(searched)]) == pytest.approx(searched)
     assert list(g) == sorted(g) and set(g) <= {0, 1, 2}
 
 
@@ -95,14 +100,15 @@ def test_the_training_command_plays_learns_and_writes_what_made_the_weights(tmp_
     runner = CliRunner()
     positions, weights, curve = tmp_path / "p.npz", tmp_path / "w.npz", tmp_path / "c.svg"
     args = ["lab", "train-value", "--level", "1", "--games", "4", "--nodes", "30",
-            "--epochs", "2", "--sample", "0.5", "--positions", str(positions),
+            "--epochs", "2", "--sample", "0.5", "--bootstrap", "0.5",
+            "--positions", str(positions),
             "--out", str(weights), "--plot", str(curve)]
     result = runner.invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert positions.exists() and weights.exists() and curve.exists()
     net = ValueNet.load(weights)
     assert net.meta["game"] == "spaghetti-code-l1-2p" and net.meta["games"] == 4
-    assert len(net.meta["curve"]) == 2 and net.inputs == 757
+    assert len(net.meta["curve"]) == 2 and net.inputs == 757 and net.meta["bootstrap"] == 0.5
     again = runner.invoke(cli, args[:-6] + ["--positions", str(positions),
                                             "--out", str(tmp_path / "w2.npz")])
     assert again.exit_code == 0 and "read from" in again.output

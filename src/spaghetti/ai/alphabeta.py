@@ -71,6 +71,7 @@ class AlphaBetaPlayer(ActionPlayer):
         self.evaluation = evaluation
         self.rng = random.Random(seed)
         self.last_depth = 0  # depth of the last complete iteration, for benchmarks
+        self.last_value = 0.0  # the value of the last position chosen in, for its mover
         self._nodes = 0
         self._limit = max_nodes if isinstance(max_nodes, int) else 0  # for the game searched
         self._deadline: float | None = None
@@ -86,7 +87,7 @@ class AlphaBetaPlayer(ActionPlayer):
 
     def best_action(self, state: State, legal: tuple[int, ...]) -> int:
         scores = self.scores(state)
-        best = max(scores.values())
+        best = self.last_value = max(scores.values())
         ties = [a for a in legal if scores[a] >= best - _TIE / 2]
         return ties[self.rng.randrange(len(ties))]
 

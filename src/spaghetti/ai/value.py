@@ -73,9 +73,8 @@ class ValueNet:
         """The evaluation a search calls: ``(state, seat) -> value`` within ``±SCALE``; a game
         whose observation is not this network's size is refused."""
         from ..envs.encoding import Encoder
-        from ..envs.pettingzoo import program_length
 
-        encoder = Encoder(game, program_length(game, None))
+        encoder = Encoder(game, len(game.shuffled_program(0)))
         if encoder.size != self.inputs:
             raise SetupError(f"this evaluation reads {self.inputs} numbers a position; "
                              f"{game_key(game)} has {encoder.size}")
@@ -114,72 +113,84 @@ def shipped(game: Game) -> ValueNet | None:
 
 
 def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
-             sample: float = 0.25) -> tuple[list[np.ndarray], list[float]]:
+             sample: float = 0.25) -> tuple[list[np.ndarray], list[float], list[float]]:
     """One game between alpha-beta players of ``nodes`` positions a decision, dealt with seed
     ``deal`` (its random draws seeded with it too, so that a game is the same wherever it is
     played); a decision is at random with odds ``explore``. A decision's position is kept with
-    odds ``sample``, once for every seat: its observation (``int8``) and how the game ended for
-    that seat."""
+    odds ``sample``, once for every seat: its observation (``int8``), how the game ended for
+    that seat, and what the search made of the position for that seat (with two players; NaN
+    with more)."""
     from ..envs.encoding import Encoder
-    from ..envs.pettingzoo import program_length
     from .alphabeta import AlphaBetaPlayer
 
-    encoder = Encoder(game, program_length(game, None))
+    encoder = Encoder(game, len(game.shuffled_program(0)))
     rng = random.Random(deal)
     state = game.new_state(seed=deal)
     player = AlphaBetaPlayer(max_nodes=nodes, seed=deal)
-    kept: list[tuple[int, np.ndarray]] = []
+    kept: list[tuple[int, np.ndarray, float]] = []
     while not state.is_over:
         legal = state.legal_actions()
-        if state.phase == "execution" and len(legal) > 1 and rng.random() < sample:
-            for seat in range(game.players):
-                kept.append((seat, encoder.encode(state, seat).astype(np.int8)))
-        if len(legal) > 1 and not state.is_chance and rng.random() < explore:
+        keep = (state.phase == "execution" and len(legal) > 1 and not state.is_chance
+                and rng.random() < sample)
+        at_random = len(legal) > 1 and not state.is_chance and rng.random() < explore
+        if at_random:
             action = legal[rng.randrange(len(legal))]
+            if keep:
+                player.last_value = max(player.scores(state).values())
         else:
             action = player.choose_action(state)
+        if keep:
+            mover = state.to_move
+            for seat in range(game.players):
+                searched = (float("nan") if game.players > 2 else
+                            player.last_value if seat == mover else -player.last_value)
+                kept.append((seat, encoder.encode(state, seat).astype(np.int8), searched))
         state.apply_action(action)
     returns = state.returns()
-    return [row for _, row in kept], [float(returns[seat]) for seat, _ in kept]
+    return ([row for _, row, _ in kept], [float(returns[seat]) for seat, _, _ in kept],
+            [searched for _, _, searched in kept])
 
 
 def self_play(game: Game, games: int, seed: int, nodes: int = 1000, explore: float = 0.1,
               sample: float = 0.25, workers: int = 1,
               progress: Callable[[int], None] | None = None,
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The positions of ``games`` games (:func:`play_one`, game ``g`` dealt with seed
-    ``seed + g``), over ``workers`` processes. Returns ``(observations, results, game
-    numbers)``, in the games' order whatever the workers."""
+    ``seed + g``), over ``workers`` processes. Returns ``(observations, results, searched,
+    game numbers)``, in the games' order whatever the workers."""
     from concurrent.futures import ProcessPoolExecutor
 
     from ..envs.encoding import Encoder
-    from ..envs.pettingzoo import program_length
 
-    width = Encoder(game, program_length(game, None)).size
+    width = Encoder(game, len(game.shuffled_program(0))).size
     rows: list[np.ndarray] = []
     results: list[float] = []
+    searched: list[float] = []
     numbers: list[int] = []
     deals = range(seed, seed + games)
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             played = pool.map(play_one, [game] * games, deals, [nodes] * games,
                               [explore] * games, [sample] * games, chunksize=4)
-            for g, (kept, ends) in enumerate(played):
+            for g, (kept, ends, values) in enumerate(played):
                 rows += kept
                 results += ends
+                searched += values
                 numbers += [g] * len(kept)
                 if progress is not None:
                     progress(g + 1)
     else:
         for g, deal in enumerate(deals):
-            kept, ends = play_one(game, deal, nodes, explore, sample)
+            kept, ends, values = play_one(game, deal, nodes, explore, sample)
             rows += kept
             results += ends
+            searched += values
             numbers += [g] * len(kept)
             if progress is not None:
                 progress(g + 1)
     return (np.array(rows, dtype=np.int8).reshape(-1, width),
-            np.array(results, dtype=np.float32), np.array(numbers, dtype=np.int32))
+            np.array(results, dtype=np.float32), np.array(searched, dtype=np.float32),
+            np.array(numbers, dtype=np.int32))
 
 
 def _batches(n: int, size: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
@@ -189,8 +200,8 @@ def _batches(n: int, size: int, rng: np.random.Generator) -> Iterator[np.ndarray
 
 
 def fit(observations: np.ndarray, results: np.ndarray, numbers: np.ndarray,
-        hidden: int = 32, epochs: int = 30, batch: int = 256, rate: float = 1e-3,
-        decay: float = 1e-4, seed: int = 0, held_out: float = 0.1,
+        hidden: int = 64, epochs: int = 20, batch: int = 256, rate: float = 1e-3,
+        decay: float = 1e-3, seed: int = 0, held_out: float = 0.1,
         progress: Callable[[int, float, float], None] | None = None,
         ) -> tuple[ValueNet, list[tuple[int, float, float]]]:
     """A network fitted by mean squared error with Adam (weight decay ``decay``); the games

@@ -337,10 +337,14 @@ def puzzles_command(variant: str, level: int, players: int, games: int, seed: in
               help="Odds that a self-play decision is at random.")
 @click.option("--sample", type=click.FloatRange(0, 1, min_open=True), default=0.25,
               show_default=True, help="Odds that a decision's position is learned from.")
-@click.option("--hidden", type=click.IntRange(1, 1024), default=32, show_default=True,
+@click.option("--hidden", type=click.IntRange(1, 1024), default=64, show_default=True,
               help="Hidden units of the network.")
-@click.option("--epochs", type=click.IntRange(1, 10_000), default=30, show_default=True,
-              help="Passes over the positions.")
+@click.option("--epochs", type=click.IntRange(1, 10_000), default=20, show_default=True,
+              help="Passes over the positions (the weights kept are those of the pass with "
+                   "the least error on the held-out games).")
+@click.option("--bootstrap", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Learn toward this share of the self-play search's value of a position and "
+                   "the rest of the game's result (two players; with more, the result alone).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes that play the games.")
 @click.option("--positions", "positions_path", type=click.Path(dir_okay=False), default=None,
@@ -352,7 +356,7 @@ def puzzles_command(variant: str, level: int, players: int, games: int, seed: in
               help="Draw the learning curve to this file (.svg or .png).")
 def train_value_command(variant: str, level: int, players: int, games: int, seed: int,
                         nodes: int, explore: float, sample: float, hidden: int, epochs: int,
-                        workers: int, positions_path: str | None, out_path: str | None,
+                        bootstrap: float, workers: int, positions_path: str | None, out_path: str | None,
                         plot_path: str | None) -> None:
     """Train a learned evaluation by self-play: a small network that reads a position as the
     environments encode it and says how the game ends (spaghetti.ai.value).
@@ -376,7 +380,8 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
     if positions is not None and positions.exists():
         try:
             with np.load(positions) as data:
-                observations, results, numbers = data["x"], data["y"], data["g"]
+                observations, results, searched, numbers = (data["x"], data["y"], data["v"],
+                                                            data["g"])
                 made = json.loads(str(data["meta"]))
         except (OSError, ValueError, KeyError) as exc:
             raise SetupError(f"{positions}: not a positions file of this command ({exc})") \
@@ -392,14 +397,14 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
                       TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                       console=console, disable=not console.is_terminal) as progress:
             task = progress.add_task("games", total=games)
-            observations, results, numbers = value.self_play(
+            observations, results, searched, numbers = value.self_play(
                 game, games, seed, nodes, explore, sample, workers,
                 progress=lambda done: progress.update(task, completed=done))
         made = {"game": value.game_key(game), "games": games, "seed": seed, "nodes": nodes,
                 "explore": explore, "sample": sample}
         if positions is not None:
             with positions.open("wb") as kept:
-                np.savez_compressed(kept, x=observations, y=results, g=numbers,
+                np.savez_compressed(kept, x=observations, y=results, v=searched, g=numbers,
                                     meta=np.array(json.dumps(made)))
         click.echo(f"{len(observations):,} positions of {games} games played "
                    f"({time.perf_counter() - started:.0f} s)")
@@ -408,9 +413,13 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
     def shown(epoch: int, train: float, held: float) -> None:
         click.echo(f"epoch {epoch:3d}: error {train:.4f} learned, {held:.4f} held out")
 
-    net, curve = value.fit(observations, results, numbers, hidden=hidden, epochs=epochs,
+    target = results
+    if bootstrap and players == 2:
+        target = ((1 - bootstrap) * results + bootstrap * searched).astype(np.float32)
+    net, curve = value.fit(observations, target, numbers, hidden=hidden, epochs=epochs,
                            seed=seed, progress=shown)
     net.meta = {**made, "positions": int(len(observations)), "hidden": hidden, "epochs": epochs,
+                "bootstrap": bootstrap,
                 "command": "spaghetti lab train-value " + shlex.join(sys.argv[
                     sys.argv.index("train-value") + 1:]) if "train-value" in sys.argv else None,
                 "commit": runner._commit(), "seconds_play": round(played),
