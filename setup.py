@@ -1,6 +1,7 @@
 """The compiled parts; everything else is in pyproject.toml.
 
-- The exact solver's C core (``spaghetti.solver._csearch``).
+- The exact solver's C core (``spaghetti.solver._csearch``), and the learned evaluation's
+  network (``spaghetti.ai._value``).
 - The rules core (and MCTS) compiled by mypyc from their own Python source: the same files are
   the readable reference and, compiled, the fast path.
 
@@ -64,4 +65,8 @@ def compiled_core() -> list[Extension]:
 
 setup(ext_modules=[Extension("spaghetti.solver._csearch", ["src/spaghetti/solver/_csearch.c"],
                              optional=True, extra_compile_args=["-O2"]),
+                   # The learned evaluation's network (ai/value.py computes the same sums in
+                   # Python without it; no fused multiply-adds, so both round alike).
+                   Extension("spaghetti.ai._value", ["src/spaghetti/ai/_value.c"],
+                             optional=True, extra_compile_args=["-O2", "-ffp-contract=off"]),
                    *compiled_core()])

@@ -118,3 +118,29 @@ def test_the_training_command_plays_learns_and_writes_what_made_the_weights(tmp_
     assert "Traceback" not in other.output
     with np.load(positions) as data:
         assert json.loads(str(data["meta"]))["nodes"] == 30
+
+
+def test_the_c_kernel_and_its_python_twin_give_the_same_number_to_the_last_bit():
+    from spaghetti.ai import value as module
+
+    rng = np.random.default_rng(3)
+    net = ValueNet(rng.normal(0, 0.2, (16, 300)).astype(np.float32),
+                   rng.normal(0, 0.1, 16).astype(np.float32),
+                   rng.normal(0, 0.5, 16).astype(np.float32), 0.05)
+    for _ in range(50):
+        x = rng.integers(-99, 100, 300) * (rng.random(300) < 0.1)
+        raw = x.astype(np.int8).tobytes()
+        python = net._value_python(raw)
+        assert python == pytest.approx(float(net.predict(x[None].astype(np.float32))[0]),
+                                       abs=1e-5)
+        if module._kernel is not None:
+            assert net.value_raw(raw) == python  # exactly
+
+
+def test_the_kernel_refuses_weights_that_do_not_fit():
+    from spaghetti.ai import value as module
+
+    if module._kernel is None:
+        pytest.skip("the C kernel was not built")
+    with pytest.raises(ValueError, match="do not fit"):
+        module._kernel(bytes(10), bytes(4 * 9 * 2), bytes(8), bytes(8), 0.0)

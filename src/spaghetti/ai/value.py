@@ -18,6 +18,7 @@ ship are in ``spaghetti/ai/weights/`` (docs/architecture.md, "The learned evalua
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -29,6 +30,12 @@ import numpy as np
 from ..core.game import Game
 from ..core.state import State
 from ..errors import SetupError
+
+_kernel: Callable[[bytes | bytearray, bytes, bytes, bytes, float], float] | None
+try:  # the network on one observation, in C (setup.py builds it where a compiler is)
+    from ._value import value as _kernel
+except ImportError:  # pragma: no cover (the install built no C)
+    _kernel = None
 
 #: Where the weights that ship with the package live, one file a game.
 WEIGHTS = Path(__file__).parent / "weights"
@@ -51,23 +58,51 @@ class ValueNet:
     w2: np.ndarray  # hidden
     b2: float
     meta: dict[str, Any] = field(default_factory=dict)
-    _encoders: dict[int, Any] = field(default_factory=dict, repr=False)
+    _kernel_args: tuple[bytes, bytes, bytes] | None = field(default=None, repr=False)
+    _rows: list[list[float]] | None = field(default=None, repr=False)
 
     @property
     def inputs(self) -> int:
         return int(self.w1.shape[1])
 
     def predict(self, x: np.ndarray) -> np.ndarray:
-        """Values of a batch of observations (rows), each in (-1, 1)."""
+        """Values of a batch of observations (rows), each in (-1, 1), by numpy in single
+        precision (for training: a search calls :meth:`value_raw`)."""
         hidden = np.maximum(x @ self.w1.T + self.b1, 0.0)
         return np.tanh(hidden @ self.w2 + self.b2)
 
     def value(self, observation: np.ndarray) -> float:
-        """The value of one observation."""
-        hidden = self.w1 @ observation
-        hidden += self.b1
-        np.maximum(hidden, 0.0, out=hidden)
-        return float(np.tanh(float(hidden @ self.w2) + self.b2))
+        """The value of one observation (its numbers are whole, as the encoder writes them)."""
+        return self.value_raw(observation.astype(np.int8).tobytes())
+
+    def value_raw(self, raw: bytes | bytearray) -> float:
+        """The value of one observation as the encoder writes it (``Encoder.raw``): the C
+        kernel where it is built, else the same sums in Python, to the same last bit."""
+        if self._kernel_args is None:
+            self._kernel_args = (np.ascontiguousarray(self.w1.T, dtype=np.float32).tobytes(),
+                                 self.b1.astype(np.float32).tobytes(),
+                                 self.w2.astype(np.float32).tobytes())
+        w1t, b1, w2 = self._kernel_args
+        if _kernel is not None:
+            return float(_kernel(raw, w1t, b1, w2, self.b2))
+        return self._value_python(raw)
+
+    def _value_python(self, raw: bytes | bytearray) -> float:
+        if self._rows is None:
+            self._rows = self.w1.T.astype(np.float32).astype(float).tolist()
+        acc = self.b1.astype(np.float32).astype(float).tolist()
+        hidden = range(len(acc))
+        for i, byte in enumerate(raw):
+            if byte:
+                x = float(byte - 256 if byte > 127 else byte)
+                row = self._rows[i]
+                for j in hidden:
+                    acc[j] += x * row[j]
+        total = self.b2
+        for j, w in enumerate(self.w2.astype(np.float32).astype(float).tolist()):
+            if acc[j] > 0.0:
+                total += acc[j] * w
+        return math.tanh(total)
 
     def evaluation(self, game: Game) -> Callable[[State, int], float]:
         """The evaluation a search calls: ``(state, seat) -> value`` within ``±SCALE``; a game
@@ -78,10 +113,10 @@ class ValueNet:
         if encoder.size != self.inputs:
             raise SetupError(f"this evaluation reads {self.inputs} numbers a position; "
                              f"{game_key(game)} has {encoder.size}")
-        encode, value = encoder.encode, self.value
+        raw, value = encoder.raw, self.value_raw
 
         def evaluate(state: State, seat: int) -> float:
-            return SCALE * value(encode(state, seat))
+            return SCALE * value(raw(state, seat))
 
         return evaluate
 

@@ -216,8 +216,11 @@ class Encoder:
 
     def encode(self, state: State, seat: int) -> np.ndarray:
         """The position as ``seat`` may know it, seats numbered from ``seat``."""
-        written = self._writer.write(state, int(seat))
-        return np.frombuffer(written, dtype=np.int8).astype(np.float32)
+        return np.frombuffer(self.raw(state, seat), dtype=np.int8).astype(np.float32)
+
+    def raw(self, state: State, seat: int) -> bytearray:
+        """:meth:`encode`'s numbers as they are written: one signed byte a feature."""
+        return self._writer.write(state, int(seat))
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """The observation space's bounds (every entry lies in ``[-LIMIT, LIMIT]``)."""
