@@ -144,3 +144,19 @@ def test_the_kernel_refuses_weights_that_do_not_fit():
         pytest.skip("the C kernel was not built")
     with pytest.raises(ValueError, match="do not fit"):
         module._kernel(bytes(10), bytes(4 * 9 * 2), bytes(8), bytes(8), 0.0)
+
+
+def test_the_shipped_network_says_what_made_it_and_judges_its_game():
+    game = Game(level=3, players=2)
+    net = shipped(game)
+    assert net is not None
+    assert net.meta["game"] == "spaghetti-code-l3-2p" and net.meta["command"].startswith(
+        "spaghetti lab train-value")
+    assert net.meta["games"] > 0 and net.meta["curve"] and net.meta["commit"]
+    evaluate = net.evaluation(game)
+    state = game.new_state(seed=11)
+    while state.phase != "execution":
+        state.apply_action(state.legal_actions()[0])
+    values = [evaluate(state, seat) for seat in range(2)]
+    assert all(abs(v) < SCALE for v in values)
+    assert shipped(Game(level=1, players=2)) is None  # (none ships for level 1 yet)

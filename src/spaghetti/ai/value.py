@@ -148,13 +148,15 @@ def shipped(game: Game) -> ValueNet | None:
 
 
 def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
-             sample: float = 0.25) -> tuple[list[np.ndarray], list[float], list[float]]:
+             sample: float = 0.25, judge: Callable[[State, int], object] | None = None,
+             ) -> tuple[list[np.ndarray], list[float], list[float]]:
     """One game between alpha-beta players of ``nodes`` positions a decision, dealt with seed
     ``deal`` (its random draws seeded with it too, so that a game is the same wherever it is
     played); a decision is at random with odds ``explore``. A decision's position is kept with
     odds ``sample``, once for every seat: its observation (``int8``), how the game ended for
     that seat, and what the search made of the position for that seat (with two players; NaN
-    with more)."""
+    with more). ``judge(state, seat)``, if given, is shown each kept position (to compare
+    evaluations on the very positions learned from: benchmarks/value_quality.py)."""
     from ..envs.encoding import Encoder
     from .alphabeta import AlphaBetaPlayer
 
@@ -177,6 +179,8 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
         if keep:
             mover = state.to_move
             for seat in range(game.players):
+                if judge is not None:
+                    judge(state, seat)
                 searched = (float("nan") if game.players > 2 else
                             player.last_value if seat == mover else -player.last_value)
                 kept.append((seat, encoder.encode(state, seat).astype(np.int8), searched))
