@@ -198,6 +198,7 @@ def self_play(game: Game, games: int, seed: int, nodes: int = 1000, explore: flo
     ``seed + g``), over ``workers`` processes. Returns ``(observations, results, searched,
     game numbers)``, in the games' order whatever the workers."""
     from concurrent.futures import ProcessPoolExecutor
+    from contextlib import nullcontext
 
     from ..envs.encoding import Encoder
 
@@ -206,21 +207,11 @@ def self_play(game: Game, games: int, seed: int, nodes: int = 1000, explore: flo
     results: list[float] = []
     searched: list[float] = []
     numbers: list[int] = []
-    deals = range(seed, seed + games)
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            played = pool.map(play_one, [game] * games, deals, [nodes] * games,
-                              [explore] * games, [sample] * games, chunksize=4)
-            for g, (kept, ends, values) in enumerate(played):
-                rows += kept
-                results += ends
-                searched += values
-                numbers += [g] * len(kept)
-                if progress is not None:
-                    progress(g + 1)
-    else:
-        for g, deal in enumerate(deals):
-            kept, ends, values = play_one(game, deal, nodes, explore, sample)
+    jobs = ([game] * games, range(seed, seed + games), [nodes] * games, [explore] * games,
+            [sample] * games)
+    with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
+        played = pool.map(play_one, *jobs, chunksize=4) if pool else map(play_one, *jobs)
+        for g, (kept, ends, values) in enumerate(played):
             rows += kept
             results += ends
             searched += values

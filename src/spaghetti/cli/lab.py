@@ -9,6 +9,8 @@ import json
 import pathlib
 import shlex
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import click
 from rich.console import Console
@@ -26,6 +28,22 @@ from ..lab.measures import Difference, seat_name, seat_wins, summary
 from .common import counted, parse_options, read_cards
 
 DEFAULT_OUT = "lab-results"
+
+
+def game_options(level: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The options that name a game: ``--game``, ``--level`` (default ``level``), ``--players``."""
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed((
+                click.option("--game", "variant", type=click.Choice(list(VARIANTS)),
+                             default="spaghetti-code", show_default=True,
+                             help="The game of the family."),
+                click.option("--level", type=int, default=level, show_default=True,
+                             help="Game level."),
+                click.option("--players", type=int, default=2, show_default=True,
+                             help="Number of players."))):
+            command = option(command)
+        return command
+    return decorate
 
 
 @click.group()
@@ -55,10 +73,7 @@ def _read_experiment(file: str) -> spec.Experiment:
 @lab.command("run")
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @click.option("--name", help="Name of the experiment (its results file); required without FILE.")
-@click.option("--game", "variant", type=click.Choice(list(VARIANTS)), default="spaghetti-code",
-              show_default=True, help="The game of the family.")
-@click.option("--level", type=int, default=1, show_default=True, help="Game level.")
-@click.option("--players", type=int, default=2, show_default=True, help="Number of players.")
+@game_options(level=1)
 @click.option("--ai", default="easy", show_default=True, metavar="NAME[,NAME...]",
               help=f"The computer player of every seat, or one per seat: {', '.join(LEVELS)}.")
 @click.option("--games", type=click.IntRange(1, spec.MAX_GAMES), default=None,
@@ -269,10 +284,7 @@ def exact_command(path: str | None) -> None:
 
 
 @lab.command("puzzles")
-@click.option("--game", "variant", type=click.Choice(list(VARIANTS)), default="spaghetti-code",
-              show_default=True, help="The game of the family.")
-@click.option("--level", type=int, default=1, show_default=True, help="Game level.")
-@click.option("--players", type=int, default=2, show_default=True, help="Number of players.")
+@game_options(level=1)
 @click.option("--games", type=click.IntRange(1, spec.MAX_GAMES), default=20, show_default=True,
               help="Self-play games to search for puzzles.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
@@ -322,10 +334,7 @@ def puzzles_command(variant: str, level: int, players: int, games: int, seed: in
 
 
 @lab.command("train-value")
-@click.option("--game", "variant", type=click.Choice(list(VARIANTS)), default="spaghetti-code",
-              show_default=True, help="The game of the family (rulebook options).")
-@click.option("--level", type=int, default=3, show_default=True, help="Game level.")
-@click.option("--players", type=int, default=2, show_default=True, help="Number of players.")
+@game_options(level=3)
 @click.option("--games", type=click.IntRange(1, spec.MAX_GAMES), default=2000, show_default=True,
               help="Self-play games to learn from.")
 @click.option("--seed", type=click.IntRange(min=0), default=500_000, show_default=True,
