@@ -4,13 +4,15 @@ and says how it ends, trained on games the computer plays against itself.
 The network sees what one seat may know (:class:`spaghetti.envs.encoding.Encoder`, seats
 counted from that seat) and answers a number in (-1, 1): the seat's expected result, +1 a win
 and -1 a loss, as ``State.returns()`` scores a finished game. It is one hidden layer of
-rectified units and a ``tanh`` out, small enough to run in numpy in a few microseconds, so a
-search can call it at every position it leaves unexplored (``AlphaBetaPlayer(evaluation=...)``).
+rectified units and a ``tanh`` out, small enough to run in a few microseconds (in C,
+``_value.c``, where it is built), so a search can call it at every position it leaves
+unexplored (``AlphaBetaPlayer(evaluation=...)``).
 
 Training (:func:`self_play`, then :func:`fit`) is plain numpy on a CPU: positions sampled from
 games between alpha-beta players (some decisions at random, so that the games differ), each
-labelled with how the game ended for the seat that looks at it; mean squared error, Adam, a
-tenth of the games held out to show the curve. ``spaghetti lab train-value`` runs both and
+labelled with how the game ended for the seat that looks at it, and if asked partly with what
+the self-play search made of it; mean squared error, Adam, a tenth of the games held out to
+show the curve. ``spaghetti lab train-value`` runs both and
 writes the weights with the command, the commit and the curve that made them; the weights that
 ship are in ``spaghetti/ai/weights/`` (docs/architecture.md, "The learned evaluation").
 """
