@@ -61,7 +61,8 @@ class ValueNet:
     b2: float
     meta: dict[str, Any] = field(default_factory=dict)
     _kernel_args: tuple[bytes, bytes, bytes] | None = field(default=None, repr=False)
-    _rows: list[list[float]] | None = field(default=None, repr=False)
+    _python_args: tuple[list[list[float]], list[float], list[float]] | None = field(
+        default=None, repr=False)
 
     @property
     def inputs(self) -> int:
@@ -90,18 +91,22 @@ class ValueNet:
         return self._value_python(raw)
 
     def _value_python(self, raw: bytes | bytearray) -> float:
-        if self._rows is None:
-            self._rows = self.w1.T.astype(np.float32).astype(float).tolist()
-        acc = self.b1.astype(np.float32).astype(float).tolist()
+        if self._python_args is None:
+            def floats(a: np.ndarray) -> Any:  # (single precision's values, as Python floats)
+                return a.astype(np.float32).astype(float).tolist()
+
+            self._python_args = (floats(self.w1.T), floats(self.b1), floats(self.w2))
+        rows, b1, w2 = self._python_args
+        acc = b1[:]
         hidden = range(len(acc))
         for i, byte in enumerate(raw):
             if byte:
                 x = float(byte - 256 if byte > 127 else byte)
-                row = self._rows[i]
+                row = rows[i]
                 for j in hidden:
                     acc[j] += x * row[j]
         total = self.b2
-        for j, w in enumerate(self.w2.astype(np.float32).astype(float).tolist()):
+        for j, w in enumerate(w2):
             if acc[j] > 0.0:
                 total += acc[j] * w
         return math.tanh(total)
@@ -109,9 +114,9 @@ class ValueNet:
     def evaluation(self, game: Game) -> Callable[[State, int], float]:
         """The evaluation a search calls: ``(state, seat) -> value`` within ``±SCALE``; a game
         whose observation is not this network's size is refused."""
-        from ..envs.encoding import Encoder
+        from ..envs.encoding import Encoder, program_length
 
-        encoder = Encoder(game, len(game.shuffled_program(0)))
+        encoder = Encoder(game, program_length(game, None))
         if encoder.size != self.inputs:
             raise SetupError(f"this evaluation reads {self.inputs} numbers a position; "
                              f"{game_key(game)} has {encoder.size}")
@@ -159,10 +164,10 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
     that seat, and what the search made of the position for that seat (with two players; NaN
     with more). ``judge(state, seat)``, if given, is shown each kept position (to compare
     evaluations on the very positions learned from: benchmarks/value_quality.py)."""
-    from ..envs.encoding import Encoder
+    from ..envs.encoding import Encoder, program_length
     from .alphabeta import AlphaBetaPlayer
 
-    encoder = Encoder(game, len(game.shuffled_program(0)))
+    encoder = Encoder(game, program_length(game, None))
     rng = random.Random(deal)
     state = game.new_state(seed=deal)
     player = AlphaBetaPlayer(max_nodes=nodes, seed=deal)
@@ -202,9 +207,9 @@ def self_play(game: Game, games: int, seed: int, nodes: int = 1000, explore: flo
     from concurrent.futures import ProcessPoolExecutor
     from contextlib import nullcontext
 
-    from ..envs.encoding import Encoder
+    from ..envs.encoding import Encoder, program_length
 
-    width = Encoder(game, len(game.shuffled_program(0))).size
+    width = Encoder(game, program_length(game, None)).size
     rows: list[np.ndarray] = []
     results: list[float] = []
     searched: list[float] = []

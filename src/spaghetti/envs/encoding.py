@@ -145,6 +145,14 @@ class ActionCodec:
 # --------------------------------------------------------------------------- observations
 
 
+def program_length(game: Game, program: list[str] | None) -> int:
+    """How many cards the program holds at the start (it never grows): the length of the
+    vector's card blocks."""
+    if program is not None:
+        return len(program)
+    return len(game.shuffled_program(0))
+
+
 class Encoder:
     """The observation vector of one game (variant, level, players, options, program length).
 
@@ -197,8 +205,8 @@ class Encoder:
         # (``python=True``: the module's source run as Python, where it is compiled; the two
         # write the same vectors, which tests/test_envs.py checks.)
         writer = python_module("envs.observation").Writer if python else Writer
-        self._writer = writer(p, cards, self.names, self.params, self.queue, self.instants,
-                              self.iparams, starts, self.size,
+        self._writer = writer(p, cards, self.names, self.params, self.queue, self.slot,
+                              self.card_features, self.instants, self.iparams, starts, self.size,
                               hidden=bool(game.option("sequential_open")),
                               fair_first=bool(game.option("fair_first")))
 

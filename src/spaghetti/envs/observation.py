@@ -55,8 +55,9 @@ class Writer:
     """Writes the observation of one game's layout (the offsets come from the Encoder)."""
 
     def __init__(self, players: int, cards: int, names: tuple[str, ...], params: int,
-                 queue: int, instants: tuple[str, ...], iparams: int, starts: dict[str, int],
-                 size: int, hidden: bool, fair_first: bool) -> None:
+                 queue: int, slot: int, card_features: int, instants: tuple[str, ...],
+                 iparams: int, starts: dict[str, int], size: int, hidden: bool,
+                 fair_first: bool) -> None:
         self.players = players
         self.cards = cards
         self.names = names
@@ -67,9 +68,9 @@ class Writer:
         self.size = size
         self.hidden = hidden
         self.fair_first = fair_first
-        self.slot = players + QUEUE_FEATURES
-        self.card_features = 2 + len(names) + 2 * params + 3 + players + 2 + 1 + queue * self.slot
-        self.q_at = self.card_features - queue * self.slot
+        self.slot = slot
+        self.card_features = card_features
+        self.q_at = card_features - queue * slot
         self.moment = 2 + len(names) + 2 * params  # the card block's "cursor" feature
         self.kind_index = {name: i for i, name in enumerate(names)}
         self.instant_index = {name: i for i, name in enumerate(instants)}

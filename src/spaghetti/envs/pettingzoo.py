@@ -38,7 +38,7 @@ from ..core.state import State
 from ..core.view import REFEREE, check_viewer
 from ..errors import IllegalOptionError, SetupError
 from . import table
-from .encoding import NUM_ACTIONS, ActionCodec, Encoder
+from .encoding import NUM_ACTIONS, ActionCodec, Encoder, program_length
 
 #: Decisions (of all seats together) after which a game still going is cut short.
 MAX_MOVES = 1000
@@ -52,13 +52,6 @@ def make_game(variant: str = "spaghetti-code", level: int = 1, players: int = 2,
         cards = loads(cards)
     return Game(level=level, players=players, options=dict(options or {}), variant=variant,
                 custom_cards=tuple(cards))
-
-
-def program_length(game: Game, program: list[str] | None) -> int:
-    """How many cards the program holds at the start (it never grows)."""
-    if program is not None:
-        return len(program)
-    return len(game.shuffled_program(0))
 
 
 def resolve_chance(state: State, rng: random.Random) -> None:
