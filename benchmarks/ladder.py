@@ -12,9 +12,10 @@ prints the range it plays before it starts), each deal once per seating of X and
 players X sits first and second; with 3 players every seating of one X and two Y and of two X
 and one Y; with 4 players every seating of two X and two Y. So each side holds the same seats
 equally often, and a game counts for Y when a Y wins it (a draw: a half), for X when an X does;
-equal players score 50 %. A level may be ``normal+learned`` or ``hard+learned``: its search
-judges the positions it leaves unexplored by the learned evaluation (spaghetti.ai.value) in place
-of the hand-written one (``--pairs normal-normal+learned`` pits the two evaluations).
+equal players score 50 %. A level ``LEVEL+hand`` is that level judging the positions its search
+leaves unexplored by the hand-written evaluation even where a learned one ships for the game
+(spaghetti.ai.value), as every level did before one shipped (``--pairs normal+hand-normal``
+pits the two evaluations).
 ``--no-clock`` plays the players by their budgets of positions alone,
 without the seconds caps (``make_player(clock=False)``, as the lab plays): then the machine's
 load cannot change a game, and a game replays from its seeds. A game still on after
@@ -50,7 +51,6 @@ from rich.progress import Progress  # noqa: E402
 
 from spaghetti.ai import make_player  # noqa: E402
 from spaghetti.ai.arena import elo, wilson  # noqa: E402
-from spaghetti.ai.value import Learned  # noqa: E402
 from spaghetti.core.game import Game  # noqa: E402
 
 SETUPS = ("1x2", "3x2", "3x3", "3x4")
@@ -72,17 +72,12 @@ def seatings(players: int) -> list[tuple[bool, ...]]:
 
 
 def player(name: str, seed: int, clock: bool) -> Any:
-    """A level of ``make_player``; ``LEVEL+learned``: that level's search judging its horizon by
-    the learned evaluation that ships for the game (spaghetti.ai.value; the hand-written one
-    where none ships)."""
-    base, _, learned = name.partition("+")
-    made = make_player(base, seed, clock=clock)
-    if learned:
-        if learned != "learned" or not hasattr(made, "fallback") and base != "normal":
-            raise ValueError(f"unknown player {name!r}: LEVEL or normal+learned, hard+learned")
-        search = made if base == "normal" else made.fallback
-        search.evaluation = Learned()
-    return made
+    """A level of ``make_player``; ``LEVEL+hand``: that level judging by the hand-written
+    evaluation alone (``make_player(learned=False)``)."""
+    base, _, hand = name.partition("+")
+    if hand not in ("", "hand"):
+        raise ValueError(f"unknown player {name!r}: LEVEL or LEVEL+hand")
+    return make_player(base, seed, clock=clock, learned=not hand)
 
 
 def play(job: dict) -> dict:

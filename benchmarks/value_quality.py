@@ -2,7 +2,7 @@
 
     python benchmarks/value_quality.py [--level 3] [--players 2] [--first-deal 507200] [--games 200]
 
-Plays the self-play games of ``spaghetti lab train-value`` (``spaghetti.ai.value.play_one``,
+Plays the self-play games of ``spaghetti lab train-value`` (``spaghetti.ai.training.play_one``,
 alpha-beta of 1,000 positions, a decision in ten at random) on the deals given, keeps the same
 positions it keeps, and compares three judgements of each with how the game ended for the seat
 judged: the network that ships for the game, the hand-written evaluation (``ai/evaluate.py``)
@@ -23,7 +23,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from spaghetti.ai.evaluate import evaluate  # noqa: E402
-from spaghetti.ai.value import play_one, shipped  # noqa: E402
+from spaghetti.ai.training import play_one  # noqa: E402
+from spaghetti.ai.value import shipped  # noqa: E402
 from spaghetti.core.game import Game  # noqa: E402
 
 

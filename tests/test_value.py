@@ -11,7 +11,10 @@ from click.testing import CliRunner
 
 from spaghetti import Game
 from spaghetti.ai.alphabeta import AlphaBetaPlayer
-from spaghetti.ai.value import SCALE, ValueNet, fit, play_one, self_play, shipped
+from spaghetti.ai.mcts import MCTSPlayer
+from spaghetti.ai import make_player
+from spaghetti.ai.training import fit, play_one, self_play
+from spaghetti.ai.value import SCALE, ValueNet, learned_evaluation, shipped
 from spaghetti.cli.main import cli
 from spaghetti.errors import SetupError
 
@@ -20,6 +23,13 @@ def small_net(inputs: int, seed: int = 0) -> ValueNet:
     rng = np.random.default_rng(seed)
     return ValueNet(rng.normal(0, 0.1, (4, inputs)).astype(np.float32),
                     np.zeros(4, np.float32), rng.normal(0, 0.5, 4).astype(np.float32), 0.1)
+
+
+def to_execution(game: Game, seed: int):
+    state = game.new_state(seed=seed)
+    while state.phase != "execution":
+        state.apply_action(state.legal_actions()[0])
+    return state
 
 
 def test_fit_learns_what_decides_the_result_and_holds_games_out():
@@ -85,11 +95,50 @@ def test_alpha_beta_judges_its_horizon_by_the_evaluation_it_is_given():
         calls.append(seat)
         return inner(state, seat)
 
-    state = game.new_state(seed=2)
-    while state.phase != "execution":
-        state.apply_action(state.legal_actions()[0])
+    state = to_execution(game, 2)
     option = AlphaBetaPlayer(max_nodes=200, seed=1, evaluation=counted).choose(state)
     assert option in state.legal() and calls
+
+
+def test_normal_and_hard_judge_by_the_network_where_one_ships():
+    game = Game(level=3, players=2)
+    assert shipped(game) is not None
+    assert learned_evaluation(game) is learned_evaluation(game)  # loaded once a process
+    state = to_execution(game, 3)
+    normal = make_player("normal", 1, clock=False)
+    normal.choose(state)
+    assert normal._judge is learned_evaluation(game)
+    hard = make_player("hard", 1, clock=False)
+    hard.choose(state)
+    assert hard.fallback._judge is learned_evaluation(game)
+    by_hand = make_player("normal", 1, clock=False, learned=False)
+    by_hand.choose(state)
+    assert by_hand._judge is None
+
+
+def test_a_game_without_a_network_plays_as_by_hand():
+    game = Game(level=2, players=2)
+    assert learned_evaluation(game) is None
+    state = to_execution(game, 4)
+    for _ in range(6):
+        if state.is_over:
+            break
+        learned = make_player("normal", 7, clock=False).choose(state)
+        assert learned == make_player("normal", 7, clock=False, learned=False).choose(state)
+        state.apply(learned)
+
+
+def test_mcts_playouts_end_in_the_networks_judgement_where_one_ships():
+    game = Game(level=3, players=2)
+    state = to_execution(game, 5)
+    learned = MCTSPlayer(iterations=60, seed=3, learned=True)
+    rows = learned.analyse(state)
+    assert learned._judge is learned_evaluation(game)
+    assert {option for option, _, _ in rows} == set(state.legal())
+    assert all(0.0 <= chance <= 1.0 for _, _, chance in rows)
+    other = to_execution(Game(level=2, players=2), 5)  # no network: the same search as before
+    assert (MCTSPlayer(iterations=60, seed=3, learned=True).analyse(other)
+            == MCTSPlayer(iterations=60, seed=3).analyse(other))
 
 
 def test_no_shipped_weights_for_changed_rules():

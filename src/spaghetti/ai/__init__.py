@@ -8,9 +8,10 @@
   legal option at random;
 - ``normal``: :class:`AlphaBetaPlayer`, the replies seen too, within 5,000 positions with two
   players and 20,000 with more (about a tenth and a third of a second a decision, never more
-  than one);
+  than one), judging the positions it leaves unexplored by the learned evaluation where a
+  network ships for the game (:mod:`spaghetti.ai.value`), else by the hand-written one;
 - ``hard``: :class:`ProvingPlayer`, the exact solver's move wherever it proves one within
-  20,000 positions (near the end of a game), else :class:`AlphaBetaPlayer` within 200,000
+  20,000 positions (near the end of a game), else ``normal``'s search within 200,000
   positions and the 4.5 s the proof left (about five seconds at most in all);
 - ``perfect``: :class:`ProvingPlayer` with ten times the solver's budget (the end of a game),
   and at level 1 with two players 5,000,000 positions of the level-1 solver (about five
@@ -57,12 +58,15 @@ HARD_NODES, HARD_SECONDS, HARD_PROOF_NODES = 200_000, 4.5, 20_000
 LEVELS = ("random", "easy", "normal", "hard", "perfect")
 
 
-def make_player(level: str, seed: int | None = None, clock: bool = True) -> Player:
+def make_player(level: str, seed: int | None = None, clock: bool = True,
+                learned: bool = True) -> Player:
     """A computer player of a difficulty in ``LEVELS``.
 
     ``clock=False`` leaves out the seconds cap: the player's budgets are then counts of
     positions alone, so its games depend on the seeds and nothing else, whatever the machine's
-    load (the lab plays so, and ``spaghetti lab verify`` replays its games).
+    load (the lab plays so, and ``spaghetti lab verify`` replays its games). ``learned=False``
+    makes ``normal``, ``hard`` and ``perfect`` judge by the hand-written evaluation even where a
+    network ships for the game (as they all did before one shipped: benchmarks compare them).
 
     >>> type(make_player("easy", 1)).__name__
     'GreedyPlayer'
@@ -75,33 +79,47 @@ def make_player(level: str, seed: int | None = None, clock: bool = True) -> Play
     if level == "easy":
         return GreedyPlayer(seed, seconds=capped(EASY_SECONDS), mistakes=EASY_MISTAKES)
     if level == "normal":
-        return AlphaBetaPlayer(max_nodes=NORMAL_NODES, seconds=capped(NORMAL_SECONDS), seed=seed)
+        return AlphaBetaPlayer(max_nodes=NORMAL_NODES, seconds=capped(NORMAL_SECONDS), seed=seed,
+                               learned=learned)
     if level == "hard":
         return ProvingPlayer(seed=seed, fallback_nodes=HARD_NODES,
-                             fallback_seconds=capped(HARD_SECONDS), max_nodes=HARD_PROOF_NODES)
+                             fallback_seconds=capped(HARD_SECONDS), max_nodes=HARD_PROOF_NODES,
+                             learned=learned)
     if level == "perfect":
         return ProvingPlayer(seed=seed, fallback_nodes=HARD_NODES,
                              fallback_seconds=capped(HARD_SECONDS), level1_nodes=LEVEL1_NODES,
-                             swindle_nodes=SWINDLE_NODES)
+                             swindle_nodes=SWINDLE_NODES, learned=learned)
     raise ValueError(f"unknown difficulty {level!r}: one of {', '.join(LEVELS)}")
 
 
 def definition(level: str) -> dict:
     """What a difficulty is made of, as the lab records it beside its results: its player's
-    class, budgets and mistakes (``make_player``), and a digest of the source of the computer
-    players (``source``), which any change of how they choose changes."""
+    class, budgets and mistakes (``make_player``), how it judges a position, and digests of the
+    source of the computer players (``source``) and of the networks that ship (``networks``),
+    which any change of how they choose changes."""
+    judged = {"evaluation": "learned where a network ships, else hand-written",
+              "networks": _weights_digest()}
     budgets: dict[str, dict] = {
         "random": {"class": "RandomPlayer"},
         "easy": {"class": "GreedyPlayer", "max_nodes": GREEDY_NODES, "mistakes": EASY_MISTAKES},
-        "normal": {"class": "AlphaBetaPlayer", "max_nodes": NORMAL_NODES},
+        "normal": {"class": "AlphaBetaPlayer", "max_nodes": NORMAL_NODES, **judged},
         "hard": {"class": "ProvingPlayer", "fallback_nodes": HARD_NODES,
-                 "proof_nodes": HARD_PROOF_NODES},
+                 "proof_nodes": HARD_PROOF_NODES, **judged},
         "perfect": {"class": "ProvingPlayer", "fallback_nodes": HARD_NODES,
-                    "level1_nodes": LEVEL1_NODES, "swindle_nodes": SWINDLE_NODES},
+                    "level1_nodes": LEVEL1_NODES, "swindle_nodes": SWINDLE_NODES, **judged},
     }
     if level not in budgets:
         raise ValueError(f"unknown difficulty {level!r}: one of {', '.join(LEVELS)}")
     return {**budgets[level], "source": _source_digest()}
+
+
+@cache
+def _weights_digest() -> str:
+    """A digest of the networks that ship (``ai/weights``), which retraining one changes."""
+    digest = hashlib.sha256()
+    for weights in sorted((Path(__file__).parent / "weights").glob("*.npz")):
+        digest.update(weights.name.encode() + weights.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 @cache

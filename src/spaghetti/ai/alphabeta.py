@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from ..core import notation as N
 from ..core.state import D_TARGET, State
@@ -60,15 +60,19 @@ class AlphaBetaPlayer(ActionPlayer):
     def __init__(self, max_nodes: int | Mapping[int, int] = 20_000, seconds: float | None = None,
                  seed: int | None = None, rival: str = "leader", table: bool = True,
                  max_depth: int = MAX_DEPTH,
-                 evaluation: Callable[[State, int], float] | None = None):
+                 evaluation: Callable[[State, int], float] | None = None,
+                 learned: bool = False):
         self.max_nodes = max_nodes
         self.max_depth = max_depth
         self.table = table  # keep values (see the module's docstring); off only to compare
         self.rival = rival  # whom a seat's evaluation is measured against (3+ players)
         self.seconds = seconds
         # The value of an unfinished position for a seat, within (-1, 1): the hand-written
-        # evaluation unless another is given (a learned one: ai/value.py).
+        # evaluation unless another is given, or ``learned`` asks for the network that ships
+        # for the game searched where one does (ai/value.py).
         self.evaluation = evaluation
+        self.learned = learned
+        self._judge: Callable[[State, int], float] | None = evaluation  # for the game searched
         self.rng = random.Random(seed)
         self.last_depth = 0  # depth of the last complete iteration, for benchmarks
         self.last_value = 0.0  # the value of the last position chosen in, for its mover
@@ -105,6 +109,12 @@ class AlphaBetaPlayer(ActionPlayer):
         self._limit = (self.max_nodes if isinstance(self.max_nodes, int)
                        else self.max_nodes[state.players])
         self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        self._judge = self.evaluation
+        if self._judge is None and self.learned:
+            from ..core.game import Game
+            from .value import learned_evaluation
+
+            self._judge = learned_evaluation(cast(Game, state.game))
         scores: dict[int, float] = {}
         for depth in range(1, self.max_depth + 1):
             self._deeper = False
@@ -162,8 +172,8 @@ class AlphaBetaPlayer(ActionPlayer):
         mid = state.decision == D_TARGET
         if depth <= 0 and not mid:
             self._deeper = True
-            if self.evaluation is not None:
-                return [self.evaluation(state, p) for p in range(state.players)]
+            if self._judge is not None:
+                return [self._judge(state, p) for p in range(state.players)]
             return evaluate_all(state, self.rival)
         if not mid:
             depth -= 1
@@ -205,8 +215,8 @@ class AlphaBetaPlayer(ActionPlayer):
         if state.is_over:
             value = state.returns()[seat]
             return value - WIN_DELAY * ply if value > 0 else value + WIN_DELAY * ply
-        if self.evaluation is not None:
-            return self.evaluation(state, seat)
+        if self._judge is not None:
+            return self._judge(state, seat)
         return evaluate(state, seat, self.rival)
 
     def _value(self, state: State, seat: int, depth: int, ply: int,

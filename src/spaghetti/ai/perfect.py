@@ -79,7 +79,8 @@ def proven_hint(state: State, seconds: float | None = None):
 class ProvingPlayer(ActionPlayer):
     """Plays the solver's proven move when it finds one within ``max_nodes`` positions
     (``level1_nodes`` where the level-1 solver applies, when given), else the alpha-beta
-    search's within ``fallback_nodes``; in a position proven lost, with ``swindle_nodes``, the
+    search's within ``fallback_nodes`` (judging by the learned evaluation where one ships for
+    the game, if ``learned``); in a position proven lost, with ``swindle_nodes``, the
     option of :meth:`swindle`.
 
     >>> import spaghetti
@@ -90,9 +91,10 @@ class ProvingPlayer(ActionPlayer):
 
     def __init__(self, seed: int | None = None, fallback_nodes: int = 200_000,
                  fallback_seconds: float | None = None, max_nodes: int = SOLVER_NODES,
-                 level1_nodes: int | None = None, swindle_nodes: int | None = None):
+                 level1_nodes: int | None = None, swindle_nodes: int | None = None,
+                 learned: bool = False):
         self.fallback = AlphaBetaPlayer(max_nodes=fallback_nodes, seconds=fallback_seconds,
-                                        seed=seed)
+                                        seed=seed, learned=learned)
         self.fallback_seconds = fallback_seconds  # for the solver and the search together
         self.rng = self.fallback.rng
         self.max_nodes = max_nodes

@@ -379,7 +379,7 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
 
     import numpy as np
 
-    from ..ai import value
+    from ..ai import training, value
     from ..core.game import Game
 
     game = Game(level=level, players=players, variant=variant)
@@ -406,7 +406,7 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
                       TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                       console=console, disable=not console.is_terminal) as progress:
             task = progress.add_task("games", total=games)
-            observations, results, searched, numbers = value.self_play(
+            observations, results, searched, numbers = training.self_play(
                 game, games, seed, nodes, explore, sample, workers,
                 progress=lambda done: progress.update(task, completed=done))
         made = {"game": value.game_key(game), "games": games, "seed": seed, "nodes": nodes,
@@ -425,7 +425,7 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
     target = results
     if bootstrap and players == 2:
         target = ((1 - bootstrap) * results + bootstrap * searched).astype(np.float32)
-    net, curve = value.fit(observations, target, numbers, hidden=hidden, epochs=epochs,
+    net, curve = training.fit(observations, target, numbers, hidden=hidden, epochs=epochs,
                            seed=seed, progress=shown)
     net.meta = {**made, "positions": int(len(observations)), "hidden": hidden, "epochs": epochs,
                 "bootstrap": bootstrap,

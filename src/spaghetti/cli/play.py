@@ -62,7 +62,8 @@ def hint_lines(state: State, lang: str, seed: int | None = None,
             return option, [(t("hint_proven", lang, option=option,
                                label=option_label(state, option, lang), verdict=verdict),
                               "cyan")]
-    searcher = MCTSPlayer(iterations=iterations, seed=(seed or 0) * 1000 + len(state.history))
+    searcher = MCTSPlayer(iterations=iterations, seed=(seed or 0) * 1000 + len(state.history),
+                          learned=True)
     rows = searcher.analyse(state)
     total = sum(visits for _, visits, _ in rows)
     best, visits, value = rows[0]

@@ -706,7 +706,8 @@ def think(record: str, level: str, seed: int) -> str:
 
 def analyse(record: str, iterations: int, seed: int) -> list:
     """In a worker process: MCTS's analysis of the options at the end of a record."""
-    return MCTSPlayer(iterations=iterations, seed=seed).analyse(records.loads(record))
+    searcher = MCTSPlayer(iterations=iterations, seed=seed, learned=True)
+    return searcher.analyse(records.loads(record))
 
 
 def replay_frames(data, lang: str) -> dict:
