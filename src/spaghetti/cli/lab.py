@@ -449,6 +449,8 @@ def _plot_curve(curve: list[tuple[int, float, float]], path: pathlib.Path, name:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from ..lab.report import save_figure
+
     fig, ax = plt.subplots(figsize=(6, 3.5))
     epochs = [e for e, _, _ in curve]
     ax.plot(epochs, [a for _, a, _ in curve], label="learned positions")
@@ -459,5 +461,5 @@ def _plot_curve(curve: list[tuple[int, float, float]], path: pathlib.Path, name:
     ax.legend()
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, metadata={"Date": None} if path.suffix == ".svg" else None)
+    save_figure(fig, path)
     plt.close(fig)

@@ -87,7 +87,7 @@ def _relative(out: pathlib.Path) -> str:
 
 def _figure(rates: dict[tuple[int, int], dict[str, Rate]], columns: list[str],
             out: pathlib.Path) -> None:
-    from .report import _label, _pyplot
+    from .report import _label, _pyplot, save_figure
 
     plt, cjk = _pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
@@ -112,7 +112,7 @@ def _figure(rates: dict[tuple[int, int], dict[str, Rate]], columns: list[str],
     ax.legend()
     fig.tight_layout()
     for ext in ("png", "svg"):
-        fig.savefig(out / f"strength.{ext}", dpi=120)
+        save_figure(fig, out / f"strength.{ext}", dpi=120)
     plt.close(fig)
 
 

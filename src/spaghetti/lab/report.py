@@ -29,6 +29,16 @@ def _pyplot() -> tuple[Any, str | None]:
     return plt, cjk
 
 
+def save_figure(fig: Any, path: pathlib.Path, dpi: float | None = None) -> None:
+    """Write a figure so that the same figure writes the same bytes: an SVG without the date it
+    was made and with fixed ids, so a report made again changes only where its numbers do."""
+    import matplotlib
+
+    svg = path.suffix == ".svg"
+    with matplotlib.rc_context({"svg.hashsalt": "spaghetti"} if svg else {}):
+        fig.savefig(path, dpi=dpi, metadata={"Date": None} if svg else None)
+
+
 def _label(en: str, ja: str, cjk: str | None) -> str:
     return f"{en} / {ja}" if cjk else en
 
@@ -59,7 +69,7 @@ def figures(experiment: Experiment, results: dict[str, list[dict]],
         ax.legend()
     fig.tight_layout()
     for ext in ("png", "svg"):
-        fig.savefig(out / f"seats.{ext}")
+        save_figure(fig, out / f"seats.{ext}")
         written.append(f"seats.{ext}")
     plt.close(fig)
 
@@ -80,7 +90,7 @@ def figures(experiment: Experiment, results: dict[str, list[dict]],
         ax.set_title(_label("Card strength", "カードの強さ", cjk))
         fig.tight_layout()
         for ext in ("png", "svg"):
-            fig.savefig(out / f"cards.{ext}")
+            save_figure(fig, out / f"cards.{ext}")
             written.append(f"cards.{ext}")
         plt.close(fig)
     return written
