@@ -35,14 +35,16 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "ai.random": ("random: any legal option", "ランダム: 合法な手から無作為"),
     "ai.easy": ("easy: its own move only, at once, and one move in four at random; beats random",
                 "やさしい: 自分の手だけを読む（即答）。4手に1手は無作為に指す。ランダムに勝つ"),
-    "ai.normal": ("normal: reads the replies too, under 1 s a move; won 85-87 % against easy "
-                  "with 2 to 4 players",
-                  "ふつう: 相手の応手も読む（1手1秒以内）。やさしいに対し勝率85〜87%（2〜4人）"),
+    "ai.normal": ("normal: reads the replies too, under 1 s a move (judging by a learned "
+                  "network at level 3 with 2 players); won 85-95 % against easy with 2 to 4 "
+                  "players",
+                  "ふつう: 相手の応手も読む（1手1秒以内。レベル3・2人では自己対局で学習した"
+                  "評価を使う）。やさしいに対し勝率85〜95%（2〜4人）"),
     "ai.hard": ("hard: reads deeper and plays proven moves near the end, about 5 s a move at "
-                "most; won 88 % against normal at level 1 and 78 % at level 3 with 2 players, "
+                "most; won 88 % against normal at level 1 and 75 % at level 3 with 2 players, "
                 "83-92 % with 3-4 players",
                 "つよい: さらに深く読み、終盤はソルバーが証明した手を指す（1手およそ5秒以内）。"
-                "2人ではふつうに対しレベル1で勝率88%、レベル3で78%、3〜4人では83〜92%"),
+                "2人ではふつうに対しレベル1で勝率88%、レベル3で75%、3〜4人では83〜92%"),
     "ai.perfect": ("perfect: the solver's proven move (at level 1 with two players, most whole "
                    "games; up to about 5 s more a move), else as hard; won 69 % against hard "
                    "at level 1, 74 of 75 games as the first player",
