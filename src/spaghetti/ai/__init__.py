@@ -116,18 +116,20 @@ def definition(level: str) -> dict:
 @cache
 def _weights_digest() -> str:
     """A digest of the networks that ship (``ai/weights``), which retraining one changes."""
-    digest = hashlib.sha256()
-    for weights in sorted((Path(__file__).parent / "weights").glob("*.npz")):
-        digest.update(weights.name.encode() + weights.read_bytes())
-    return digest.hexdigest()[:16]
+    return _digest(Path(__file__).parent / "weights", "*.npz")
 
 
 @cache
 def _source_digest() -> str:
     """A digest of the computer players' source (read once a process)."""
+    return _digest(Path(__file__).parent, "*.py")
+
+
+def _digest(folder: Path, pattern: str) -> str:
+    """A short digest of the names and bytes of the files in ``folder`` matching ``pattern``."""
     digest = hashlib.sha256()
-    for source in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(source.name.encode() + source.read_bytes())
+    for path in sorted(folder.glob(pattern)):
+        digest.update(path.name.encode() + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from typing import Any
 
 from ..core import notation as N
 from ..core.state import D_TARGET, State
@@ -111,10 +111,9 @@ class AlphaBetaPlayer(ActionPlayer):
         self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         self._judge = self.evaluation
         if self._judge is None and self.learned:
-            from ..core.game import Game
             from .value import learned_evaluation
 
-            self._judge = learned_evaluation(cast(Game, state.game))
+            self._judge = learned_evaluation(state.game)
         scores: dict[int, float] = {}
         for depth in range(1, self.max_depth + 1):
             self._deeper = False

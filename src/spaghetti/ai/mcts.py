@@ -29,7 +29,7 @@ import math
 import random
 import time
 from collections.abc import Iterable
-from typing import Any, Callable, cast
+from typing import Any, Callable
 
 from ..core import notation as N
 from ..core.primitives import PRIMITIVES
@@ -114,10 +114,9 @@ class MCTSPlayer(ActionPlayer):
         root = Node(None)
         self._judge = None
         if self.learned:
-            from ..core.game import Game
             from .value import learned_evaluation
 
-            self._judge = learned_evaluation(cast(Game, state.game))
+            self._judge = learned_evaluation(state.game)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         limit = self.iterations
         done = 0

@@ -20,11 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ..core.game import Game
+from ..core.primitives.base import GameFacts
 from ..core.state import State
 from ..errors import SetupError
 
@@ -146,10 +147,14 @@ def shipped(game: Game) -> ValueNet | None:
     return ValueNet.load(path) if path.exists() else None
 
 
-@cache
-def learned_evaluation(game: Game) -> Callable[[State, int], float] | None:
+def learned_evaluation(game: GameFacts) -> Callable[[State, int], float] | None:
     """The evaluation by the network that ships for ``game`` (:func:`shipped`), loaded once a
     process; None where none ships, and a search then judges by the hand-written evaluation
     (``AlphaBetaPlayer(learned=True)``, which ``normal``, ``hard`` and ``perfect`` are)."""
+    return _learned_evaluation(cast(Game, game))
+
+
+@cache
+def _learned_evaluation(game: Game) -> Callable[[State, int], float] | None:
     net = shipped(game)
     return None if net is None else net.evaluation(game)

@@ -426,7 +426,7 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
     if bootstrap and players == 2:
         target = ((1 - bootstrap) * results + bootstrap * searched).astype(np.float32)
     net, curve = training.fit(observations, target, numbers, hidden=hidden, epochs=epochs,
-                           seed=seed, progress=shown)
+                              seed=seed, progress=shown)
     net.meta = {**made, "positions": int(len(observations)), "hidden": hidden, "epochs": epochs,
                 "bootstrap": bootstrap,
                 "command": "spaghetti lab train-value " + shlex.join(sys.argv[
