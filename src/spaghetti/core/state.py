@@ -434,7 +434,10 @@ class State(Opening):
         """C4 decided by outcome: does some way of running (``run``, then every choice of
         targets) lead to another position than passing? Explored on copies, depth first,
         stopping at the first outcome that differs. ``budget`` bounds the copies made; a
-        command with that many ways of running is taken to change something."""
+        command with that many ways of running is taken to change something. A copy is made
+        only when the line it starts is explored: where an early line differs, as most do, its
+        siblings are never copied (the answer is the same, and so is the count of copies
+        wherever it runs out, since then every line is explored)."""
         passed = self._trial()
         passed._legal = _TURN_PASS_ONLY
         passed.apply_action(PASS)
@@ -442,22 +445,35 @@ class State(Opening):
         ran = self._trial()
         ran._legal = (RUN,)
         ran.apply_action(RUN)
-        stack = [ran]
-        while stack:
-            trial = stack.pop()
-            if trial.decision != D_TARGET:
-                if trial.position_key() != target:
+        if ran.decision != D_TARGET:
+            return ran.position_key() != target
+        trials = [ran]
+        options = [ran.legal_actions()]
+        tried = [0]  # how many of each trial's options have been explored
+        while trials:
+            i = tried[-1]
+            here = options[-1]
+            if i == len(here):
+                trials.pop()
+                options.pop()
+                tried.pop()
+                continue
+            tried[-1] = i + 1
+            action = here[i]
+            if action == DECLARE:
+                continue
+            budget -= 1
+            if budget < 0:
+                return True
+            child = trials[-1].copy()
+            child.apply_action(action)
+            if child.decision != D_TARGET:
+                if child.position_key() != target:
                     return True
                 continue
-            for action in trial.legal_actions():
-                if action == DECLARE:
-                    continue
-                budget -= 1
-                if budget < 0:
-                    return True
-                child = trial.copy()
-                child.apply_action(action)
-                stack.append(child)
+            trials.append(child)
+            options.append(child.legal_actions())
+            tried.append(0)
         return False
 
     def _trial(self) -> State:
