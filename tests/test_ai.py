@@ -96,15 +96,29 @@ def test_hard_search_gets_only_the_time_its_failed_proof_left():
     assert MIN_SEARCH_SECONDS <= hard.fallback.seconds < hard.fallback_seconds
 
 
-def test_perfect_proves_a_level1_placement_beyond_hards_budget():
-    # 651,993 positions from the empty board (docs/solved/level1.json): beyond hard's 20,000 and
-    # the general budget of 200,000, within perfect's level-1 budget.
+def test_hard_proves_a_level1_placement_beyond_its_general_budget():
+    # 651,993 positions from the empty board (docs/solved/level1.json): beyond the 20,000 of
+    # hard's proofs in other games and the general budget of 200,000, within hard's level-1
+    # budget, so hard keeps proven wins during placement.
     program = "AddFlag,Bug,RemoveFlag,ForkBomb,MoveFlag".split(",")
+    state = spaghetti.new_game(level=1, program=program)
+    hard = make_player("hard", 1)
+    hard.choose(state)
+    assert hard.proven == 1
+    assert hard.level1_nodes is not None and hard.max_nodes < 651_993 < hard.level1_nodes
+
+
+@pytest.mark.slow
+def test_perfect_proves_a_level1_placement_beyond_hards_budget():
+    # 2,440,192 positions from the empty board (docs/solved/level1.json): beyond hard's
+    # level-1 budget, within perfect's.
+    program = "Bug,AddFlag,MoveFlag,ForkBomb,RemoveFlag".split(",")
     state = spaghetti.new_game(level=1, program=program)
     hard, perfect = make_player("hard", 1), make_player("perfect", 1)
     perfect.choose(state)
     assert perfect.proven == 1
-    assert perfect.level1_nodes is not None and perfect.level1_nodes > 651_993 > hard.max_nodes
+    assert hard.level1_nodes is not None and perfect.level1_nodes is not None
+    assert hard.level1_nodes < 2_440_192 < perfect.level1_nodes
 
 
 @pytest.mark.slow
@@ -508,7 +522,7 @@ def test_cli_play_against_easy_to_the_end(tmp_path):
 
 def test_cli_play_describes_the_difficulty_in_japanese():
     result = run("play", "--vs", "hard", "--seed", "3", "--lang", "ja", input="quit\n")
-    assert "つよい: さらに深く読み、終盤はソルバーが証明した手を指す" in result.stdout
+    assert "つよい: さらに深く読み、終盤（レベル1では配置から）はソルバーが証明した手を指す" in result.stdout
 
 
 def test_cli_hint_prints_an_option():

@@ -78,7 +78,8 @@ def proven_hint(state: State, seconds: float | None = None):
 
 class ProvingPlayer(ActionPlayer):
     """Plays the solver's proven move when it finds one within ``max_nodes`` positions
-    (``level1_nodes`` where the level-1 solver applies, when given), else the alpha-beta
+    (``level1_nodes`` where the level-1 solver applies, when given) and ``proof_seconds``
+    (None: no cap of time), else the alpha-beta
     search's within ``fallback_nodes`` (judging by the learned evaluation where one ships for
     the game, if ``learned``); in a position proven lost, with ``swindle_nodes``, the
     option of :meth:`swindle`.
@@ -92,13 +93,14 @@ class ProvingPlayer(ActionPlayer):
     def __init__(self, seed: int | None = None, fallback_nodes: int = 200_000,
                  fallback_seconds: float | None = None, max_nodes: int = SOLVER_NODES,
                  level1_nodes: int | None = None, swindle_nodes: int | None = None,
-                 learned: bool = False):
+                 learned: bool = False, proof_seconds: float | None = None):
         self.fallback = AlphaBetaPlayer(max_nodes=fallback_nodes, seconds=fallback_seconds,
                                         seed=seed, learned=learned)
         self.fallback_seconds = fallback_seconds  # for the solver and the search together
         self.rng = self.fallback.rng
         self.max_nodes = max_nodes
         self.level1_nodes = level1_nodes
+        self.proof_seconds = proof_seconds
         self.swindle_nodes = swindle_nodes
         self.proven = 0  # decisions played from a proof, for benchmarks
 
@@ -109,7 +111,7 @@ class ProvingPlayer(ActionPlayer):
         if not state.hidden:
             fast = fast_covers(state)  # else the general solver: a thousand times slower
             found = proven_option(state, self.level1_nodes if fast and self.level1_nodes
-                                  else self.max_nodes)
+                                  else self.max_nodes, self.proof_seconds)
             if found is not None:
                 if found[1] > -1.0:
                     self.proven += 1
