@@ -47,11 +47,12 @@ _STRINGS: dict[str, tuple[str, str]] = {
                 "（1手およそ5秒以内）。2人ではふつうに対しレベル1で勝率90%、レベル3で75%、"
                 "3〜4人では83〜92%"),
     "ai.perfect": ("perfect: the solver's proven move (at level 1 with two players, most whole "
-                   "games; up to about 5 s more a move), else as hard; won 69 % against hard "
-                   "at level 1, 74 of 75 games as the first player",
+                   "games; up to about 5 s more a move), else as hard; at level 1 even with "
+                   "hard, which proves most placements too (each won 8 of 10 as the first "
+                   "player)",
                    "完全: ソルバーが証明した手を指す（レベル1・2人ならほとんどの対局で最初から。"
                    "1手あたり最大約5秒多く考える）。見つからなければ「つよい」と同じ。"
-                   "レベル1でつよいに対し勝率69%、先手では75局中74勝"),
+                   "レベル1ではつよいも配置の多くを証明するので互角（先手でそれぞれ10局中8勝）"),
     "players_n": ("{n} players", "{n}人"),
     "seed": ("seed {n}", "シード {n}"),
     "move_no": ("move {n}", "{n}手目"),

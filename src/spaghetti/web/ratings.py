@@ -26,14 +26,16 @@ SCALE = 60
 PROVISIONAL = 5
 COMPUTER_SIGMA = 1.0
 #: Each computer level's Elo over ``random``: the ladder at level 1 with two players, where every
-#: level is measured (docs/performance.md, ``benchmarks/ladder.py``).
-LADDER_ELO = {"random": 0, "easy": 458, "normal": 760, "hard": 1098, "perfect": 1234}
+#: level is measured (docs/performance.md, ``benchmarks/ladder.py``, fresh deals 770000 on, no
+#: clock). ``perfect`` scored even with ``hard`` there (both prove most placements), so it has
+#: ``hard``'s rating.
+LADDER_ELO = {"random": 0, "easy": 512, "normal": 948, "hard": 1330, "perfect": 1330}
 #: Elo points per unit of ``mu``. Between two well-known players (``sigma`` 1, and the model's
 #: ``beta`` of ``SIGMA / 2``) Plackett-Luce gives the odds exp(d / c) for a difference d of
 #: ``mu``, c = sqrt(2 beta^2 + 2); Elo gives 10^(D / 400) for a difference D.
 ELO_PER_MU = 400 / math.log(10) / math.sqrt(2 * (SIGMA / 2) ** 2 + 2 * COMPUTER_SIGMA ** 2)
 #: ``random``'s ``mu``, shown as 300; the other levels sit above it by their ladder Elo (shown:
-#: easy 1258, normal 1890, hard 2599, perfect 2883; a new player, 1500, between easy and normal).
+#: easy 1372, normal 2284, hard and perfect 3084; a new player, 1500, between easy and normal).
 RANDOM_MU = 5.0
 #: The fixed ``mu`` of each computer level.
 COMPUTER = {level: RANDOM_MU + elo / ELO_PER_MU for level, elo in LADDER_ELO.items()}
