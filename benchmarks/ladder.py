@@ -127,7 +127,7 @@ def report(rows: list[dict], setups: list[tuple[int, int]], pairs: list[tuple[st
             step = elo(score / n)
             ladder += step
 
-            def times(side: str) -> str:
+            def times(side: str, games=games) -> str:
                 t = [v for g in games for v in g["think"][side]]
                 return f"{sum(t) / len(t):.2f} / {max(t):.2f} s" if t else "-"
 

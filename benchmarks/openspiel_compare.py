@@ -54,7 +54,8 @@ def playouts(level: int, seconds: float) -> tuple[float, float]:
 def mcts_match(level: int, games: int, seconds: float) -> tuple[int, int, int, float]:
     """Our MCTS against MCTSBot at equal time per move: (our wins, theirs, draws, sims/move)."""
     rate_game = pyspiel.load_game(adapter.SHORT_NAME, {"level": level, "seed": 99})
-    probe = mcts.MCTSBot(rate_game, 2.0, 50, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+    probe = mcts.MCTSBot(rate_game, 2.0, 50,
+                         mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
                          random_state=np.random.RandomState(0))
     state = rate_game.new_initial_state()
     start = time.perf_counter()
@@ -79,7 +80,8 @@ def mcts_match(level: int, games: int, seconds: float) -> tuple[int, int, int, f
         ours += result > 0
         theirs += result < 0
         draws += result == 0
-        print(f"  game {i + 1}/{games}: {'win' if result > 0 else 'loss' if result < 0 else 'draw'}",
+        print(f"  game {i + 1}/{games}: "
+              f"{'win' if result > 0 else 'loss' if result < 0 else 'draw'}",
               flush=True)
     return ours, theirs, draws, sims
 

@@ -4,8 +4,8 @@
 
 Positions: late turn decisions of random level-1 games (few lives left in all, ``--lives``; and
 with ``--flags``, few flags on the cards, small enough for OpenSpiel to finish). OpenSpiel searches
-the adapter (spaghetti.interop.openspiel) to the end of the game (no depth limit; the decision cap is set
-high enough not to matter); our solver uses its own model. Values must agree.
+the adapter (spaghetti.interop.openspiel) to the end of the game (no depth limit; the decision cap
+is set high enough not to matter); our solver uses its own model. Values must agree.
 """
 
 from __future__ import annotations
@@ -83,7 +83,8 @@ def main() -> None:
         if agree is not None:
             compared += 1
             agreed += agree
-        shown = f"> {args.limit} s (no result)" if value is None else f"{value:+.0f} in {theirs:.3f} s"
+        shown = (f"> {args.limit} s (no result)" if value is None
+                 else f"{value:+.0f} in {theirs:.3f} s")
         print(f"{','.join(state.program):45s} openspiel {shown}; "
               f"ours seat {ours.winner} in {mine:.4f} s; agree {agree}", flush=True)
     print(f"total: openspiel {theirs_t:.2f} s (at least: unfinished searches count their "

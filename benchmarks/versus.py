@@ -53,7 +53,8 @@ elif kind == "search":
     for seed in range(3):
         state = game.new_state(seed=seed); rng = random.Random(seed)
         while state.phase != "execution" or len(state.history) < 60:
-            options = state.legal_actions(); state.apply_action(options[rng.randrange(len(options))])
+            options = state.legal_actions()
+            state.apply_action(options[rng.randrange(len(options))])
         player = AlphaBetaPlayer(max_nodes=n, seed=seed, rival="leader")
         start = time.perf_counter(); player.scores(state); total += time.perf_counter() - start
         nodes += player.nodes if hasattr(player, "nodes") else player._nodes  # older commits
@@ -64,7 +65,8 @@ else:
     for seed in range(3):
         state = game.new_state(seed=seed); rng = random.Random(seed)
         while state.phase != "execution":
-            options = state.legal_actions(); state.apply_action(options[rng.randrange(len(options))])
+            options = state.legal_actions()
+            state.apply_action(options[rng.randrange(len(options))])
         player = MCTSPlayer(iterations=n, seed=seed)
         start = time.perf_counter(); player.search(state); total += time.perf_counter() - start
         iterations += n

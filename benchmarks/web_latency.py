@@ -186,18 +186,19 @@ class Bench:
                 return
             seat, moves = state["to_move"], state["moves"]
             if seat >= len(conns) or (self.watchers and seat == len(conns) - 1):
-                await until(lambda: views[0]["moves"] > moves)  # the computer's move
+                await until(lambda moves=moves: views[0]["moves"] > moves)  # the computer's move
                 continue
-            await until(lambda: views[seat]["moves"] == moves)  # its own view, with its options
+            # its own view, with its options
+            await until(lambda seat=seat, moves=moves: views[seat]["moves"] == moves)
             await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
             option = self.rng.choice(views[seat]["legal"])
             timed = time.monotonic() >= self.measure_from
             sent = time.perf_counter()
             await conns[seat].send(json.dumps({"type": "play", "option": option, "moves": moves}))
-            await until(lambda: views[seat]["moves"] > moves)
+            await until(lambda seat=seat, moves=moves: views[seat]["moves"] > moves)
             if timed:
                 self.latencies.append(time.perf_counter() - sent)
-            await until(lambda: views[0]["moves"] > moves)
+            await until(lambda moves=moves: views[0]["moves"] > moves)
 
 
 def percentile(values: list[float], p: float) -> float:

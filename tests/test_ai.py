@@ -522,7 +522,8 @@ def test_cli_play_against_easy_to_the_end(tmp_path):
 
 def test_cli_play_describes_the_difficulty_in_japanese():
     result = run("play", "--vs", "hard", "--seed", "3", "--lang", "ja", input="quit\n")
-    assert "つよい: さらに深く読み、終盤（レベル1では配置から）はソルバーが証明した手を指す" in result.stdout
+    assert ("つよい: さらに深く読み、終盤（レベル1では配置から）"
+            "はソルバーが証明した手を指す") in result.stdout
 
 
 def test_cli_hint_prints_an_option():

@@ -138,7 +138,8 @@ def errors_of(text):
     ('[[card]]\nname = "X"\ntext = t\n', r"bad TOML: Invalid value \(at line 3, column 8\)"),
     # steps and texts that do not fit their primitive
     (card("X", '[{choose = "damage"}]'), "effect[0]: damage needs an amount"),
-    (card("X", '[{choose = "add_flag", amount = 0}]', "[1]"), "effect[0]: add_flag takes no amount"),
+    (card("X", '[{choose = "add_flag", amount = 0}]', "[1]"),
+     "effect[0]: add_flag takes no amount"),
     (card("X", '[{choose = "call", count = 0, amount = 0}]', "[1]"),
      "effect[0]: call takes no count"),
     (card("X", '[{choose = "swap_card", other = true}]'), "effect[0]: swap_card takes no 'other'"),

@@ -114,7 +114,7 @@ def test_a_resumed_run_keeps_its_header_true_to_the_games_it_holds(tmp_path, mon
 
 
 def test_verify_replays_saved_games_and_names_those_that_play_otherwise(tmp_path):
-    from spaghetti.lab.runner import supersede, verify
+    from spaghetti.lab.runner import verify
 
     path = tmp_path / "small.jsonl"
     run(loads(SMALL.replace('ai = "random"', 'ai = "easy"')), path, workers=1)
@@ -444,7 +444,7 @@ def test_lab_publish_plays_the_experiments_and_writes_the_readme_sections(tmp_pa
     games = [json.loads(line) for line in (out / "strength-code-l1-random.jsonl")
              .read_text().splitlines()[1:]]
     first = sum(g["game"]["winner"] == g["game"]["first"] for g in games)
-    assert f"/6) |" in text and f", {first}/6)" in text
+    assert "/6) |" in text and f", {first}/6)" in text
     assert (out / "strength-code-l1-random" / "report.md").exists()
     # Played again, nothing is played anew; a superseded result is left unless asked.
     CliRunner().invoke(cli, ["lab", "supersede", str(out / "strength-code-l1-random.jsonl"),

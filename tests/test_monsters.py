@@ -1,5 +1,5 @@
-"""Battle of the Spaghetti Monsters (スパゲッティモンスターの戦い, source 003, SPEC section 5): the same
-engine with its own islands, two rules that differ, and its own words."""
+"""Battle of the Spaghetti Monsters (スパゲッティモンスターの戦い, source 003, SPEC section 5):
+the same engine with its own islands, two rules that differ, and its own words."""
 
 import pytest
 

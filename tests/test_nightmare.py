@@ -1,4 +1,5 @@
-"""The Nightmare notes' game (source 004, SPEC section 6) and this project's N1-N10 (docs/rules.md)."""
+"""The Nightmare notes' game (source 004, SPEC section 6) and this project's N1-N10
+(docs/rules.md)."""
 
 import random
 

@@ -1,4 +1,5 @@
-"""Pasta Logic (パスタロジック, source 001, SPEC section 4): its deal, its sixteen cards, and C15-C19."""
+"""Pasta Logic (パスタロジック, source 001, SPEC section 4): its deal, its sixteen cards, and
+C15-C19."""
 
 import random
 

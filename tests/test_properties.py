@@ -137,7 +137,7 @@ def test_random_games_keep_invariants_and_end(g):
         if state.is_over:
             break
         if step == g["seed"] % 50:
-            state.seen_signature  # kept from here on, and checked at every step below
+            _ = state.seen_signature  # kept from here on, and checked at every step below
         assert state.legal(), "no option before the game is over"
         if state.is_chance:  # the coin flip: nobody's decision
             assert state.to_move is None and len(state.chance_outcomes()) == 2

@@ -333,7 +333,7 @@ def _late_record(tmp_path):
     """A record ending in a late position the solver proves at once."""
     from spaghetti import records
     rng = random.Random(4)
-    for g in range(200):
+    for _ in range(200):
         state = spaghetti.new_game(level=1, program=PROGRAMS[0])
         while not state.is_over:
             if state.decision == D_TURN and sum(state.lives) <= 3:

@@ -274,7 +274,8 @@ def test_c9_manual_a_player_not_to_move_sees_and_uses_declare(tmp_path, browser)
                 blue.wait_for_selector("#result")
                 winner = ["Red", "Blue"][expected.winner]
                 result = blue.locator("#result").text_content()
-                assert result == f"{winner} wins by the stalemate tie-break (the position repeated)."
+                assert result == (f"{winner} wins by the stalemate tie-break "
+                                  "(the position repeated).")
                 assert blue.locator("#declare").count() == 0
                 assert blue.locator("#log li").last.text_content().startswith(
                     "Blue declared a stalemate.")
@@ -555,7 +556,7 @@ def test_on_a_phone_the_page_fits_the_card_names_stay_whole_and_values_show(tmp_
         assert words and all(lines == 1 for _, lines in words), words
         texts = page.evaluate("""() => [...document.querySelectorAll('.card .text')].map((t) =>
             [t.textContent, [...t.querySelectorAll('.param')].map((p) => p.textContent)])""")
-        for text, params in texts:
+        for _text, params in texts:
             for p in params:
                 assert p.startswith("{") and p.strip("{}+-0123456789") == "", p
         page.goto(url + "/")

@@ -29,9 +29,9 @@ def start(db: str, port: int) -> subprocess.Popen:
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1)
             return proc
-        except httpx.HTTPError:
+        except httpx.HTTPError as err:
             if proc.poll() is not None:
-                raise RuntimeError(proc.stderr.read().decode())
+                raise RuntimeError(proc.stderr.read().decode()) from err
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("the server did not start")

@@ -30,5 +30,5 @@ def new_game(level: int = 1, players: int = 2, program: list[str] | None = None,
                 custom_cards=cards).new_state(program, seed)
 
 
-__all__ = ["CardFileError", "Game", "IllegalOptionError", "NotationError", "OPTIONS", "RecordError", "SetupError",
-           "SpaghettiError", "State", "new_game"]
+__all__ = ["CardFileError", "Game", "IllegalOptionError", "NotationError", "OPTIONS", "RecordError",
+           "SetupError", "SpaghettiError", "State", "new_game"]

@@ -4,7 +4,8 @@
 ``"Red ran MoveFlag: moved Blue's flag from Bug to AddFlag."``
 
 >>> import spaghetti
->>> state = spaghetti.new_game(1, 2, program=["AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb"])
+>>> state = spaghetti.new_game(1, 2, program=["AddFlag", "MoveFlag", "RemoveFlag", "Bug",
+...                                           "ForkBomb"])
 >>> describe(state, "place 3")
 'Red placed a flag on Bug.'
 >>> describe(state, "place 3", "ja")
@@ -174,7 +175,8 @@ _STRINGS: dict[str, tuple[str, str]] = {
         "  help        このヘルプを表示する\n"
         "  quit        ゲームをやめる（未完了のゲームの棋譜は保存し、\n"
         "              そのファイル名を表示。Ctrl+C も同じ。終了ステータスは 130）"),
-    "bad_input": ("Not an option here: {text!r}. Type a number from 1 to {n}, an option, or 'help'.",
+    "bad_input": ("Not an option here: {text!r}. Type a number from 1 to {n}, an option, or "
+                  "'help'.",
                   "ここでは選べません: {text!r}。1から{n}の番号、選択肢、または 'help' を入力してください。"),
     "clock_prompt": ("[{s} s] ", "[{s}秒] "),
     "time_up": ("Time ran out: {option} was played at random.",
@@ -415,7 +417,8 @@ def option_label(state: State, option: str, lang: str = "en") -> str:
         return t("opt.seat_first" if N.argument(action) == 0 else "opt.seat_second", lang)
     if kind == N.ARRANGE:
         card = next(c for c in state.to_arrange if N.arrange(c.name) == action)
-        return t("opt.arrange", lang, card=f"{card.display_name(lang)}: {card.text_for(None, lang)}")
+        return t("opt.arrange", lang,
+                 card=f"{card.display_name(lang)}: {card.text_for(None, lang)}")
     if action == N.INSTANT:  # only the seat to move sees its own options
         assert state.to_move is not None, "an instant card is played by the seat to move"
         held = state.instant[state.to_move]

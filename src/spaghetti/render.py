@@ -127,7 +127,8 @@ def players_table(state: State, lang: str, computers: Sequence[bool] = (),
         for owner in state.owners(i):
             on_cards[owner] += 1
     for seat in range(state.players):
-        who = Text(colour(seat, lang) if lang == "ja" else f"{mark(seat, lang)} {colour(seat, lang)}",
+        who = Text(colour(seat, lang) if lang == "ja"
+                   else f"{mark(seat, lang)} {colour(seat, lang)}",
                    style=style(seat))
         if seat < len(computers) and computers[seat]:
             who.append(f" ({t('computer', lang)})", style="dim")

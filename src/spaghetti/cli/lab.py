@@ -365,8 +365,8 @@ def puzzles_command(variant: str, level: int, players: int, games: int, seed: in
               help="Draw the learning curve to this file (.svg or .png).")
 def train_value_command(variant: str, level: int, players: int, games: int, seed: int,
                         nodes: int, explore: float, sample: float, hidden: int, epochs: int,
-                        bootstrap: float, workers: int, positions_path: str | None, out_path: str | None,
-                        plot_path: str | None) -> None:
+                        bootstrap: float, workers: int, positions_path: str | None,
+                        out_path: str | None, plot_path: str | None) -> None:
     """Train a learned evaluation by self-play: a small network that reads a position as the
     environments encode it and says how the game ends (spaghetti.ai.value).
 

@@ -247,7 +247,8 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
     In both, a number is the option's number, counted from 1 (a card goes by its position in
     the notation: 'place 2'). A game left unfinished (quit, Ctrl+Q, Ctrl+C, the end of the
     input) keeps its record, in the --save file or else a new file in the --autosave folder or
-    else in unfinished/ of the user data folder, and says where; the exit status is 130 after Ctrl+C (SIGINT), else 0.
+    else in unfinished/ of the user data folder, and says where; the exit status is 130 after
+    Ctrl+C (SIGINT), else 0.
 
     \b
     Examples:
@@ -281,7 +282,8 @@ def play(variant: str, level: int, players: int, seed: int | None, program: str 
         state = Game(level=level, players=players, options=options, variant=variant,
                      custom_cards=read_cards(cards_path)).new_state(program_names, seed)
     if not 0 <= seat < players:
-        raise SetupError(f"--seat {seat}: the seats of a {players}-player game are 0 to {players - 1}")
+        raise SetupError(f"--seat {seat}: the seats of a {players}-player game are "
+                         f"0 to {players - 1}")
     ai_seed = 0 if seed is None else seed
     if save_path is not None:
         check_save_file(save_path)

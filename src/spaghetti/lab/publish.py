@@ -128,7 +128,11 @@ def write_sections(readme: pathlib.Path, out: pathlib.Path, figures: bool = True
         pattern = re.compile(rf"(<!-- lab:{name} -->\n).*?(<!-- /lab:{name} -->)", re.S)
         if pattern.search(text):
             body = make(out, figures)
-            text = pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), text)
+
+            def fill(m: re.Match[str], body: str = body) -> str:
+                return m.group(1) + body + "\n" + m.group(2)
+
+            text = pattern.sub(fill, text)
             written.append(name)
     readme.write_text(text, encoding="utf-8")
     return written

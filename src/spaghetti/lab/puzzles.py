@@ -3,9 +3,10 @@
 A puzzle is a position where the seat to move, choosing a target of the command it runs, can
 force a win within ``N`` of its own turns (this one counted; a turn is a ``run``/``pass``
 decision with every choice of targets inside it), whatever the other seats do, and where exactly
-one option of this decision wins so: which flag, card, player or parameter. Both facts are proven by :func:`forced_win`, a complete AND-OR search through the engine's
-own door to that horizon: exact, not sampled, for every game without chance (the Nightmare
-notes' coin flip is left out) and without hidden cards.
+one option of this decision wins so: which flag, card, player or parameter. Both facts are
+proven by :func:`forced_win`, a complete AND-OR search through the engine's own door to that
+horizon: exact, not sampled, for every game without chance (the Nightmare notes' coin flip is
+left out) and without hidden cards.
 
 A puzzle is kept as a record (the options played from the deal) and its solution line, so any
 program that replays records can check it.

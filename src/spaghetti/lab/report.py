@@ -104,7 +104,8 @@ def markdown(experiment: Experiment, results: dict[str, list[dict]], summaries: 
         opts = ", ".join(f"{k}={v}" for k, v in arm.options.items() if v is not None) or "rulebook"
         ai = ", ".join(arm.ai)
         lines.append(f"- arm {name}: {arm.variant}, level {arm.level}, {arm.players} players, "
-                     f"options {opts}, players {ai}" + (f", cards {arm.cards}" if arm.cards else ""))
+                     f"options {opts}, players {ai}"
+                     + (f", cards {arm.cards}" if arm.cards else ""))
     played = min(len(games) for games in results.values())
     lines += [f"- games per arm: {played}, deals from seed {experiment.seed} (the arms "
               "play the same deals)", ""]
@@ -148,7 +149,8 @@ def markdown(experiment: Experiment, results: dict[str, list[dict]], summaries: 
     # question such an experiment asks.
     for name in [n for n in summaries if n == "a" or deck(n) != deck("a")]:
         lines += ["", f"## Cards (arm {name})", "", "| card | run | passed | run share | wins of "
-                  "the seat that ran it most | first seat's wins with it in the program | without it |",
+                  "the seat that ran it most | first seat's wins with it in the program "
+                  "| without it |",
                   "|---|---|---|---|---|---|---|"]
         for c in summaries[name]["cards"]:
             lo, hi = c["interval"]

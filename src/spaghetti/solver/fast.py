@@ -96,8 +96,8 @@ class Model:
         """Give the turn to the next pending flag of card ``c``, or move on to the next card with
         flags and arrive there (C1). Changes the list ``qs``; returns ``(cursor, mover)``."""
         q = qs[c]
-        for k, code in enumerate(q):
-            if code & PENDING:
+        for k in range(len(q)):
+            if q[k] & PENDING:
                 break
         else:
             n = self.n
@@ -156,11 +156,11 @@ class Model:
         n = self.n
         if kind == FORK:  # the turn flag carries RUNNING: pass clears it, run removes it
             q = queues[cursor]
-            for k, code in enumerate(q):
-                if code & RUNNING:
+            for k in range(len(q)):
+                if q[k] & RUNNING:
                     break
             qs = list(queues)
-            qs[cursor] = q[:k] + (code & ~RUNNING,) + q[k + 1:]
+            qs[cursor] = q[:k] + (q[k] & ~RUNNING,) + q[k + 1:]
             add(("pass",), after(qs, cursor, mover, lives, supply))
             flags = [0, 0]
             for qq in queues:

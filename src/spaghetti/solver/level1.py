@@ -456,13 +456,15 @@ DISCUSSION = """\
 The rulebook's claim (000: "レベル1では先手が有利", the first player has the advantage at level 1)
 is tested program by program: of the {solved} programs solved{so_far}, the first player wins
 {first} and the second player {second}{exceptions}. A program counts only once it is proven:
-the solver is exact (see architecture.md, "The exact solver": a proof-number search over the whole game,
+the solver is exact (see architecture.md, "The exact solver": a proof-number search \
+over the whole game,
 placement included, whose table is keyed on each position and the history of its epoch, so the
 stalemate rule C9 is followed exactly), up to one assumption of its C core, which proved these
 programs: it keeps the history of a position as a 64-bit hash of the set of positions in it, and
 a table entry as a 64-bit fingerprint, and relies on two different history sets of a position
 never sharing a hash (and no two entries met in one lookup sharing a fingerprint; about one
-chance in 10^18 a lookup, the standard assumption of hashed game solvers). The solved programs took a median of {median} s each and
+chance in 10^18 a lookup, the standard assumption of hashed game solvers). \
+The solved programs took a median of {median} s each and
 {nodes:,} positions in all; every attempt so far, open programs and earlier timeouts included,
 {seconds} s of one core.
 "Open" rows are programs whose proof did not finish within the time limit of the run that

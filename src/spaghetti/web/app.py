@@ -209,7 +209,8 @@ def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
         s = table.state
         return JSONResponse({"id": table.id, "level": s.game.level, "players": s.players,
                              "options": dict(s.game.options), "moves": len(s.history),
-                             "over": s.is_over, "winner": s.winner, "clock": table.settings["clock"],
+                             "over": s.is_over, "winner": s.winner,
+                             "clock": table.settings["clock"],
                              "seats": table.message("observer", "en")["seats"]})
 
     def _finished(request: Request):

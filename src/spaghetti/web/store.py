@@ -98,7 +98,8 @@ class Store:
             if "player" not in columns:  # a database from before players: every seat unnamed
                 self._db.execute("ALTER TABLE seats ADD COLUMN player TEXT")
         except sqlite3.Error as exc:
-            raise SetupError(f"{path}: cannot use this file as the games database ({exc})") from None
+            raise SetupError(f"{path}: cannot use this file as the games database "
+                             f"({exc})") from None
 
     def close(self) -> None:
         with self._lock:

@@ -355,13 +355,14 @@ class Hall:
         """Create a game from a request body; returns its id, the creator's seat token, and the
         invite codes of the other human seats.
 
-        ``body``: ``variant`` (one of ``VARIANTS``), ``level`` (1-3), ``players`` (2-5), ``options`` (see ``OPTIONS``), ``seats``
-        (one per player: ``{"kind": "human"}`` or ``{"kind": "computer", "difficulty":
-        "easy"}``), ``you`` (the creator's seat, default the first human seat, or none when every
-        seat is a computer), ``clock`` (seconds per player, or null), ``seed`` or ``program``,
-        ``autoplay`` (play forced moves by themselves; default true), ``player`` (the creator's
-        player token: names the creator's seat), ``rated`` (the result moves the ratings,
-        :mod:`.lobby`), ``lobby`` (listed for anyone to take its free seats).
+        ``body``: ``variant`` (one of ``VARIANTS``), ``level`` (1-3), ``players`` (2-5),
+        ``options`` (see ``OPTIONS``), ``seats`` (one per player: ``{"kind": "human"}`` or
+        ``{"kind": "computer", "difficulty": "easy"}``), ``you`` (the creator's seat, default the
+        first human seat, or none when every seat is a computer), ``clock`` (seconds per player,
+        or null), ``seed`` or ``program``, ``autoplay`` (play forced moves by themselves; default
+        true), ``player`` (the creator's player token: names the creator's seat), ``rated`` (the
+        result moves the ratings, :mod:`.lobby`), ``lobby`` (listed for anyone to take its free
+        seats).
         """
         try:
             req = CreateGame.model_validate(body)

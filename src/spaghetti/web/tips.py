@@ -11,8 +11,8 @@ from __future__ import annotations
 TIPS: dict[str, dict[str, str]] = {
     # Spaghetti Code: levels 1-3
     "AddFlag": {
-        "en": "Adds a flag from your unused ones. Flags removed by RemoveFlag leave the game, so an "
-              "AddFlag / RemoveFlag loop is not endless: the unused flags run out. Added flags "
+        "en": "Adds a flag from your unused ones. Flags removed by RemoveFlag leave the game, so "
+              "an AddFlag / RemoveFlag loop is not endless: the unused flags run out. Added flags "
               "also change how strong RemoveFlag, Bug and ForkBomb are.",
         "ja": "未使用のフラグからフラグを追加します。RemoveFlagで取り除かれたフラグはゲームから"
               "なくなるので、AddFlagとRemoveFlagのループは無限ループになりません（いずれ未使用の"
