@@ -158,7 +158,7 @@ def test_perfect_plays_a_lost_position_for_the_hardest_refutation():
 def test_perfect_swindles_only_where_the_level1_solver_applies(monkeypatch):
     import spaghetti.ai.perfect as perfect
 
-    monkeypatch.setattr(perfect, "proven_option", lambda state, nodes: ("pass", -1.0))
+    monkeypatch.setattr(perfect, "proven_option", lambda state, nodes, seconds=None: ("pass", -1.0))
     asked = []
     monkeypatch.setattr(perfect.ProvingPlayer, "swindle",
                         lambda self, state, legal: asked.append(state.game.level) or legal[0])
