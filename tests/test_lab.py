@@ -323,7 +323,9 @@ def test_a_ray_run_gives_the_games_a_process_run_gives(tmp_path):
     ray = pytest.importorskip("ray")
     e = loads(SMALL.replace("games = 6", "games = 3"))
     local = run(e, tmp_path / "local.jsonl", workers=1)
-    ray.init(num_cpus=1, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
+    # address="local": a Ray of its own, even while another test runs a `ray start` cluster.
+    ray.init(address="local", num_cpus=1, include_dashboard=False, ignore_reinit_error=True,
+             log_to_driver=False)
     try:
         remote = run(e, tmp_path / "ray.jsonl", ray_address="local")
     finally:

@@ -579,7 +579,9 @@ def test_level1_run_on_a_local_ray_cluster(tmp_path):
     ray = pytest.importorskip("ray")
     from spaghetti.solver import level1
 
-    ray.init(num_cpus=1, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
+    # address="local": a Ray of its own, even while another test runs a `ray start` cluster.
+    ray.init(address="local", num_cpus=1, include_dashboard=False, ignore_reinit_error=True,
+             log_to_driver=False)
     try:
         path = str(tmp_path / "level1.json")
         seen = []

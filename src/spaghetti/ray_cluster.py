@@ -28,7 +28,9 @@ def connect(address: str) -> Any:
     if ray.is_initialized():
         return ray
     if address == "local":
-        ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
+        # "local" starts a Ray of its own even where a cluster of `ray start` runs here.
+        ray.init(address="local", num_cpus=os.cpu_count(), include_dashboard=False,
+                 log_to_driver=False)
         return ray
     # The client must ask for token mode itself: a cluster of `ray start` demands the token.
     if "RAY_AUTH_MODE" not in os.environ and (
