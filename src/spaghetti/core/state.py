@@ -448,18 +448,13 @@ class State(Opening):
         if ran.decision != D_TARGET:
             return ran.position_key() != target
         trials = [ran]
-        options = [ran.legal_actions()]
-        tried = [0]  # how many of each trial's options have been explored
+        unexplored = [list(ran.legal_actions())]  # each trial's options not explored yet
         while trials:
-            i = tried[-1]
-            here = options[-1]
-            if i == len(here):
+            if not unexplored[-1]:
                 trials.pop()
-                options.pop()
-                tried.pop()
+                unexplored.pop()
                 continue
-            tried[-1] = i + 1
-            action = here[i]
+            action = unexplored[-1].pop()
             if action == DECLARE:
                 continue
             budget -= 1
@@ -472,8 +467,7 @@ class State(Opening):
                     return True
                 continue
             trials.append(child)
-            options.append(child.legal_actions())
-            tried.append(0)
+            unexplored.append(list(child.legal_actions()))
         return False
 
     def _trial(self) -> State:
