@@ -29,8 +29,9 @@ COMPILED_CORE = [*(f"src/spaghetti/core/{name}.py"
                  # computer players): MCTS, alpha-beta and the evaluation they share.
                  "src/spaghetti/ai/mcts.py", "src/spaghetti/ai/alphabeta.py",
                  "src/spaghetti/ai/evaluate.py",
-                 # The environments' observation vector (written at every step).
-                 "src/spaghetti/envs/observation.py"]
+                 # The environments' observation vector (written at every step), and the
+                 # vector environment's step of every game.
+                 "src/spaghetti/envs/observation.py", "src/spaghetti/envs/batch.py"]
 
 
 def remove_compiled() -> None:

@@ -12,7 +12,11 @@ best of ``--repeat`` runs of about ``--seconds`` seconds, one core:
   second (agents' decisions; the dead steps at the end of a game are not counted);
 - Gymnasium: ``SpaghettiEnv`` with random opponents, the learner playing random masked
   actions: learner steps per second, and all the decisions they stand for (the opponents'
-  included) per second.
+  included) per second;
+- vector: ``SpaghettiVectorEnv`` of ``--envs`` games (random opponents), each step a random
+  masked action in every game (drawn for all the games at once, as a batched policy would):
+  the decisions its steps stand for per second of the environment's own time (``step`` and
+  ``action_masks``; the random draw, which a learner's policy replaces, is not counted).
 
 The ratio is the environment's rate over the engine's. Figures go to docs/performance.md.
 """
@@ -27,6 +31,7 @@ import time
 import numpy as np
 
 from spaghetti.envs.gymnasium import SpaghettiEnv
+from spaghetti.envs.vector import SpaghettiVectorEnv
 from spaghetti.envs.pettingzoo import make_game, raw_env
 
 GAMES = (("spaghetti-code", 1), ("spaghetti-code", 3), ("spaghetti-monsters", 1),
@@ -92,17 +97,51 @@ def gymnasium_rate(variant: str, level: int, players: int,
     return steps / elapsed, decisions / elapsed
 
 
+def vector_rate(variant: str, level: int, players: int, envs: int, seconds: float) -> float:
+    """Decisions per second of the vector environment's own time (its ``step`` and
+    ``action_masks``), the random agent's draw not counted: a learner's batched policy
+    stands in its place."""
+    vec = SpaghettiVectorEnv(envs, variant=variant, level=level, players=players,
+                             opponents="random")
+    rng = np.random.default_rng(0)
+    vec.reset(seed=0)
+    # Each game's decisions, counted when it ends and at the close (none dropped, none twice).
+    states = [env.state for env in vec.envs]
+    decisions = -sum(len(state.history) for state in states)
+    spent = 0.0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        began = time.perf_counter()
+        masks = vec.action_masks()
+        spent += time.perf_counter() - began
+        # A random legal id per row, drawn for every row at once from the mask's nonzeros.
+        rows, ids = np.nonzero(masks)
+        counts = np.bincount(rows, minlength=envs)
+        firsts = np.cumsum(counts) - counts
+        actions = ids[firsts + (rng.random(envs) * counts).astype(np.int64)]
+        began = time.perf_counter()
+        _, _, terminated, truncated, _ = vec.step(actions)
+        spent += time.perf_counter() - began
+        for i in np.flatnonzero(terminated | truncated).tolist():
+            decisions += len(states[i].history)
+            states[i] = vec.envs[i].state
+    decisions += sum(len(state.history) for state in states)
+    return decisions / spent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    parser.add_argument("--envs", type=int, default=64,
+                        help="games in the vector environment (default 64)")
     args = parser.parse_args()
     print(f"python {platform.python_version()}, {args.players} players, about {args.seconds} s "
           f"a run, best of {args.repeat}")
     print("| game | level | engine decisions/s | PettingZoo steps/s | ratio | "
-          "Gymnasium steps/s | its decisions/s | ratio |")
-    print("|---|---|---|---|---|---|---|---|")
+          "Gymnasium steps/s | its decisions/s | ratio | vector decisions/s | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for variant, level in GAMES:
         if variant == "pasta-logic" and args.players != 2:
             continue
@@ -113,8 +152,11 @@ def main() -> None:
         gym_steps, gym_decisions = max((gymnasium_rate(variant, level, args.players,
                                                        args.seconds)
                                         for _ in range(args.repeat)), key=lambda r: r[0])
+        vec = max(vector_rate(variant, level, args.players, args.envs, args.seconds)
+                  for _ in range(args.repeat))
         print(f"| {variant} | {level} | {engine:,.0f} | {pz:,.0f} | {pz / engine:.3f} | "
-              f"{gym_steps:,.0f} | {gym_decisions:,.0f} | {gym_decisions / engine:.3f} |",
+              f"{gym_steps:,.0f} | {gym_decisions:,.0f} | {gym_decisions / engine:.3f} | "
+              f"{vec:,.0f} | {vec / engine:.3f} |",
               flush=True)
 
 

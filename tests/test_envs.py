@@ -433,6 +433,61 @@ def test_the_vector_env_steps_many_games_as_one_batch_and_each_as_alone():
     assert ended >= n  # every game ended at least once, and began again in the same step
 
 
+def test_the_vector_env_never_writes_over_an_observation_still_held():
+    from spaghetti.envs.vector import SpaghettiVectorEnv
+
+    envs = SpaghettiVectorEnv(3, level=1, players=2)
+    obs, _ = envs.reset(seed=5)
+    held = [(obs, obs.copy())]
+    for _ in range(12):
+        masks = envs.action_masks()
+        obs, *_ = envs.step(np.array([int(np.flatnonzero(m)[-1]) for m in masks]))
+        held.append((obs, obs.copy()))
+    assert all(np.array_equal(seen, kept) for seen, kept in held)
+
+
+def test_the_vector_env_plays_other_opponents_as_the_lone_env_does():
+    from spaghetti.envs.vector import SpaghettiVectorEnv
+
+    envs = SpaghettiVectorEnv(2, level=1, players=3, opponents=["easy", "random"], seat=None)
+    alone = [SpaghettiEnv(level=1, players=3, opponents=["easy", "random"], seat=None)
+             for _ in range(2)]
+    obs, infos = envs.reset(seed=3)
+    for i, single in enumerate(alone):
+        first, info = single.reset(seed=3 + i)
+        assert np.array_equal(obs[i], first) and infos["seat"][i] == info["seat"]
+    for _ in range(40):
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in envs.action_masks()])
+        obs, rewards, terminated, truncated, _ = envs.step(actions)
+        for i, single in enumerate(alone):
+            if single.state is None or single.state.is_over:
+                continue
+            seen, reward, done, _, _ = single.step(int(actions[i]))
+            assert reward == rewards[i] and done == terminated[i]
+            if not done:
+                assert np.array_equal(seen, obs[i])
+
+
+def test_the_vector_env_ends_an_illegal_action_as_a_loss_or_raises_changing_nothing():
+    from spaghetti.envs.vector import SpaghettiVectorEnv
+
+    envs = SpaghettiVectorEnv(2, level=1)
+    envs.reset(seed=0)
+    legal = int(np.flatnonzero(envs.action_masks()[0])[0])
+    illegal = int(np.flatnonzero(~envs.action_masks()[1])[0])
+    _, rewards, terminated, _, infos = envs.step(np.array([legal, illegal]))
+    assert terminated.tolist() == [False, True] and rewards[1] == -1.0
+    assert infos["final_info"][1]["illegal_action"] and infos["final_obs"][1] is not None
+    strict = SpaghettiVectorEnv(2, level=1, illegal="raise")
+    strict.reset(seed=0)
+    before = [len(env.state.history) for env in strict.envs]
+    with pytest.raises(IllegalOptionError, match="game 1"):
+        strict.step(np.array([legal, illegal]))
+    assert [len(env.state.history) for env in strict.envs] == before
+    with pytest.raises(SetupError, match="one action for each"):
+        strict.step(np.array([legal]))
+
+
 def test_the_vector_env_refuses_a_bad_count_or_bad_arguments_clearly():
     from spaghetti.envs.vector import SpaghettiVectorEnv
 

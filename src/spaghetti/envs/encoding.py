@@ -226,7 +226,7 @@ class Encoder:
         """The position as ``seat`` may know it, seats numbered from ``seat``."""
         return np.frombuffer(self.raw(state, seat), dtype=np.int8).astype(np.float32)
 
-    def raw(self, state: State, seat: int) -> bytearray:
+    def raw(self, state: State, seat: int) -> bytes:
         """:meth:`encode`'s numbers as they are written: one signed byte a feature."""
         return self._writer.write(state, int(seat))
 

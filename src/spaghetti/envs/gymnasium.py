@@ -103,6 +103,14 @@ class SpaghettiEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        self.deal(seed)
+        self._play_others()
+        return self._observe(), self._info()
+
+    def deal(self, seed: int | None = None) -> None:
+        """:meth:`reset`'s new game, before the other seats' first moves: the seat, the other
+        seats' players and the deal, drawn from the environment's generator (``seed``
+        seeds it anew). The vector environment deals its games with it."""
         super().reset(seed=seed)
         draw = self.np_random.integers
         self._rng = random.Random(int(draw(2**62)))
@@ -115,8 +123,6 @@ class SpaghettiEnv(gymnasium.Env):
                 else who
         self.state = self.game.new_state(self.program, int(draw(2**31)))
         self._ended = False
-        self._play_others()
-        return self._observe(), self._info()
 
     def _play_others(self) -> None:
         state = self.state

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from librt.strings import BytesWriter
+
 from ..core.flags import OWNER_SHIFT, PENDING, RUNNING
 from ..core.state import State
 from ..core.view import knows_card, knows_instant
@@ -66,6 +68,7 @@ class Writer:
         self.instants = instants
         self.iparams = iparams
         self.size = size
+        self.zeros = bytes(size)
         self.hidden = hidden
         self.fair_first = fair_first
         self.slot = slot
@@ -89,10 +92,13 @@ class Writer:
         self.face_down_at = starts["face_down"]
         self.to_arrange_at = starts["to_arrange"]
 
-    def write(self, state: State, seat: int) -> bytearray:
+    def write(self, state: State, seat: int) -> bytes:
         """The position as ``seat`` may know it, seats numbered from ``seat``: one byte a
         feature, a negative number in two's complement."""
-        buf = bytearray(self.size)
+        # (librt's BytesWriter: compiled code sets its bytes as a C array's, where a
+        # bytearray's would each take a call and a new index object.)
+        buf = BytesWriter()
+        buf.write(self.zeros)
         p = self.players
         cf = self.card_features
         nk = len(self.names)
@@ -201,9 +207,9 @@ class Writer:
                 for card in state.to_arrange:
                     where = at + self.kind_index[card.name]
                     buf[where] = clip(buf[where] + 1)
-        return buf
+        return buf.getvalue()
 
-    def _instants(self, state: State, seat: int, buf: bytearray) -> None:
+    def _instants(self, state: State, seat: int, buf: BytesWriter) -> None:
         """Each seat's instant card: its status, its kind where ``seat`` may know it, the chips
         placed on it (public, as the view shows them); the face-down cards left at setup."""
         taken = {s: i for i, s in state.drawn_by().items()}

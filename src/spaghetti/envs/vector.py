@@ -1,10 +1,14 @@
 """Many games at once: a vector environment in Gymnasium's sense, for training.
 
-:class:`SpaghettiVectorEnv` steps ``num_envs`` copies of :class:`SpaghettiEnv` together (one
+:class:`SpaghettiVectorEnv` steps ``num_envs`` games of :class:`SpaghettiEnv` together (one
 batch of observations, rewards and masks per step) in this process. A finished game starts
 anew in the same step (Gymnasium's ``SAME_STEP`` autoreset): the observation and the mask
 returned are always those of a game in progress, so a masked policy can act on every row; the
 last observation of the game that ended is in ``infos["final_obs"]``.
+
+Each game is dealt as a lone ``SpaghettiEnv`` deals it and plays the same; a step of every game
+is one call into :class:`~spaghetti.envs.batch.Batch`, compiled with the rules core, which
+writes the observations and masks of all the games into two buffers.
 
 >>> import numpy as np
 >>> envs = SpaghettiVectorEnv(4, level=1)
@@ -19,27 +23,161 @@ last observation of the game that ended is in ``infos["final_obs"]``.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode, SyncVectorEnv
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
-from ..errors import SetupError
+from ..errors import IllegalOptionError, SetupError
+from .batch import GOING, TERMINATED, TRUNCATED, Batch
+from .encoding import NUM_ACTIONS
 from .gymnasium import SpaghettiEnv
 
 
-class SpaghettiVectorEnv(SyncVectorEnv):
+class SpaghettiVectorEnv(VectorEnv):
     """``num_envs`` games of :class:`SpaghettiEnv`, stepped as one batch. The keyword arguments
     are those of :class:`SpaghettiEnv`, the same for every game; ``reset(seed=s)`` seeds game
-    ``i`` with ``s + i``."""
+    ``i`` with ``s + i``. ``envs`` holds the games (each its ``state``, ``seat``, ``render``)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP,
+                "render_modes": SpaghettiEnv.metadata["render_modes"]}
 
     def __init__(self, num_envs: int, **kwargs: Any):
         if type(num_envs) is not int or num_envs < 1:
             raise SetupError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
-        SpaghettiEnv(**kwargs)  # the arguments are checked once, with a clear message
-        super().__init__([lambda: SpaghettiEnv(**kwargs) for _ in range(num_envs)],
-                         autoreset_mode=AutoresetMode.SAME_STEP)
+        self.envs = [SpaghettiEnv(**kwargs) for _ in range(num_envs)]
+        first = self.envs[0]
+        self.num_envs = num_envs
+        self.render_mode = first.render_mode
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = batch_space(first.observation_space, num_envs)
+        self.action_space = batch_space(first.action_space, num_envs)
+        self._illegal = first.illegal
+        codec = first.codec
+        self._size = first.encoder.size
+        self._batch = Batch(num_envs, first.encoder._writer, self._size, NUM_ACTIONS,
+                            codec.encode, codec.decode,
+                            -1 if first.max_moves is None else first.max_moves,
+                            first.adjudicate)
+        self._seats = np.zeros(num_envs, dtype=np.int64)
+        self._dealt = False
+        self._spares: list[np.ndarray] = []
+
+    def _deal(self, i: int, seed: int | None) -> None:
+        env = self.envs[i]
+        env.deal(seed)
+        assert env.state is not None
+        others: list[object] = [None] * env.game.players
+        for s, player in env._players.items():
+            others[s] = player
+        self._batch.load(i, env.state, env.seat, others, env._rng)
+        self._seats[i] = env.seat
+
+    def reset(self, *, seed: int | list[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        if seed is None or isinstance(seed, int):
+            seeds = [None if seed is None else seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise SetupError(f"reset(seed=...): one seed for each of the {self.num_envs} "
+                                 f"games, not {len(seeds)}")
+        for i, s in enumerate(seeds):
+            self._deal(i, s)
+        self._dealt = True
+        return self._observations(), self._infos({})
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        if not self._dealt:
+            raise SetupError("step() before reset(): there is no game yet")
+        chosen = np.asarray(actions).reshape(-1)
+        if len(chosen) != self.num_envs:
+            raise SetupError(f"step(): one action for each of the {self.num_envs} games, "
+                             f"not {len(chosen)}")
+        ids = [int(a) for a in chosen.tolist()]
+        batch = self._batch
+        if self._illegal == "raise":
+            bad = batch.first_illegal(ids)
+            if bad >= 0:
+                state = self.envs[bad].state
+                assert state is not None
+                raise IllegalOptionError(
+                    f"game {bad}: {ids[bad]!r} is not legal here; legal: "
+                    f"{', '.join(state.legal())}", repr(ids[bad]), tuple(state.legal()))
+        batch.step(ids)
+        ended = np.array(batch.ended, dtype=np.int8)
+        rewards = np.array(batch.rewards, dtype=np.float64)
+        terminated = ended == TERMINATED
+        truncated = ended == TRUNCATED
+        infos: dict[str, Any] = {}
+        done = np.flatnonzero(ended != GOING)
+        if len(done):
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            final_info = np.full(self.num_envs, None, dtype=object)
+            written = self._written()
+            for i in done.tolist():
+                final_obs[i] = written[i].astype(np.float32)
+                final_info[i] = self._final_info(i)
+            for i in done.tolist():
+                self._deal(i, None)
+            infos.update(final_obs=final_obs, _final_obs=ended != GOING,
+                         final_info=final_info, _final_info=ended != GOING)
+        return self._observations(), rewards, terminated, truncated, self._infos(infos)
+
+    def _final_info(self, i: int) -> dict:
+        env = self.envs[i]
+        state = env.state
+        assert state is not None
+        info: dict[str, Any] = {"seat": env.seat}
+        if state.is_over:
+            info["winner"] = state.winner
+            info["result"] = state.reason
+        if self._batch.illegal[i]:
+            info["illegal_action"] = True
+        return info
+
+    def _written(self) -> np.ndarray:
+        """The observations as the batch wrote them: one signed byte a feature."""
+        return np.frombuffer(self._batch.obs, dtype=np.int8).reshape(self.num_envs, self._size)
+
+    def _observations(self) -> np.ndarray:
+        """The observations as ``float32``, in an array nobody else holds."""
+        out = None
+        # An array handed out before is written again once nobody holds it any more (its
+        # only references are then this list's, the loop's name and getrefcount's argument):
+        # a new array of this size at every step costs more than the games' step itself (the
+        # allocator hands its pages back and they are faulted in again).
+        for spare in self._spares:
+            if sys.getrefcount(spare) <= 3:
+                out = spare
+                break
+        if out is None:
+            out = np.empty((self.num_envs, self._size), dtype=np.float32)
+            if len(self._spares) < 4:
+                self._spares.append(out)
+        np.copyto(out, self._written())
+        return out
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game, one row a game (``num_envs`` x the action ids)."""
-        return np.stack(self.call("action_masks"))
+        return np.frombuffer(self._batch.masks, dtype=np.int8).reshape(
+            self.num_envs, NUM_ACTIONS).astype(bool)
+
+    def _infos(self, infos: dict) -> dict:
+        """Every game's mask and seat, as Gymnasium's vector environments give infos."""
+        everyone = np.ones(self.num_envs, dtype=np.bool_)
+        infos.update(action_mask=np.frombuffer(self._batch.masks, dtype=np.int8).reshape(
+            self.num_envs, NUM_ACTIONS).copy(), _action_mask=everyone,
+            seat=self._seats.copy(), _seat=everyone)
+        return infos
+
+    def render(self) -> tuple[Any, ...] | None:
+        if self.render_mode is None:
+            return None
+        return tuple(env.render() for env in self.envs)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self.envs = []

@@ -1,0 +1,185 @@
+"""The vector environment's inner loop: many games stepped at once, in compiled code.
+
+:class:`spaghetti.envs.vector.SpaghettiVectorEnv` deals each game (as
+:class:`~spaghetti.envs.gymnasium.SpaghettiEnv` does) and hands it to a :class:`Batch`, which
+then plays every game's step in one call: the learner's action, the other seats' moves until
+the learner is to move again, the reward, and the game's row of the observations and of the
+masks, written into two buffers of signed bytes that numpy reads as they are. This module is
+compiled with the rules core (setup.py), so a step is the engine's own moves and a few writes,
+with no Python between them; it stays plain Python, and runs as such where nothing is compiled.
+
+The other seats' built-in random player draws exactly as
+:class:`~spaghetti.ai.random_player.RandomPlayer` does (``randrange`` over the options in
+order), so a game plays the same here as in a lone ``SpaghettiEnv`` seeded alike.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import cast
+
+from ..ai.random_player import RandomPlayer
+from ..core.state import State
+from .observation import Writer
+
+#: What a game's step ended in (:attr:`Batch.ended`).
+GOING = 0
+TERMINATED = 1
+TRUNCATED = 2
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``, as the standard library draws it (its Python code
+    run here, where only ``getrandbits`` is a call)."""
+    k = n.bit_length()
+    r: int = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+class Batch:
+    """``n`` games, each seen from one seat, stepped together.
+
+    ``writer`` writes a row of the observations (``size`` bytes), ``compact`` turns an engine
+    action id into its compact id and ``decode`` back (the codec's, asked once an id and
+    kept), ``masks`` is the width of a mask row; ``max_moves`` (-1: none) cuts a game short,
+    ``adjudicate`` ends it by the tie-break instead.
+    """
+
+    def __init__(self, n: int, writer: Writer, size: int, masks: int,
+                 compact: Callable[[int], int], decode: Callable[[int], int],
+                 max_moves: int, adjudicate: bool) -> None:
+        self.n = n
+        self.writer = writer
+        self.size = size
+        self.mask_size = masks
+        self.compact = compact
+        self.decode = decode
+        self.max_moves = max_moves
+        self.adjudicate = adjudicate
+        self.obs = bytearray(n * size)
+        self.masks = bytearray(n * masks)
+        self._no_mask = bytes(masks)
+        self._compact: dict[int, int] = {}
+        self._decoded: dict[int, int] = {}
+        self.states: list[State | None] = [None] * n
+        self.seats: list[int] = [0] * n
+        self.chance: list[random.Random] = [random.Random(0) for _ in range(n)]
+        # Per game, per seat: its player; None at the learner's seat.
+        self.others: list[list[object]] = [[] for _ in range(n)]
+        self.rewards: list[float] = [0.0] * n
+        self.ended: list[int] = [GOING] * n
+        self.illegal: list[bool] = [False] * n
+
+    def load(self, i: int, state: State, seat: int, others: list[object],
+             chance: random.Random) -> None:
+        """Game ``i`` is now ``state``, just dealt, seen from ``seat``: the other seats play
+        until ``seat`` is to move. ``others`` holds, for each seat, the player (None at
+        ``seat``); ``chance`` draws the chance events."""
+        self.states[i] = state
+        self.seats[i] = seat
+        self.others[i] = others
+        self.chance[i] = chance
+        self.rewards[i] = 0.0
+        self.ended[i] = GOING
+        self.illegal[i] = False
+        self._play_others(i, state, seat)
+        self._write(i, state, seat)
+
+    def first_illegal(self, actions: list[int]) -> int:
+        """The first game whose action is not legal now, or -1."""
+        for i in range(self.n):
+            if self._engine_action(i, actions[i]) < 0:
+                return i
+        return -1
+
+    def step(self, actions: list[int]) -> None:
+        """Every game's step: ``actions[i]`` is game ``i``'s compact id. An illegal one ends
+        that game as a loss. :attr:`rewards`, :attr:`ended`, :attr:`illegal` and the rows of
+        :attr:`obs` and :attr:`masks` tell what followed."""
+        for i in range(self.n):
+            state = self.states[i]
+            assert state is not None
+            seat = self.seats[i]
+            action = self._engine_action(i, actions[i])
+            if action < 0:
+                self.rewards[i] = -1.0
+                self.ended[i] = TERMINATED
+                self.illegal[i] = True
+                self._write(i, state, seat)
+                continue
+            state.apply_action(action)
+            self._play_others(i, state, seat)
+            reward = 0.0
+            ended = GOING
+            if state.is_over:
+                ended = TERMINATED
+                reward = float(state.returns()[seat])
+            elif self._capped(state):
+                if self.adjudicate:
+                    ended = TERMINATED
+                    reward = 1.0 if state.tiebreak_winner() == seat else -1.0
+                else:
+                    ended = TRUNCATED
+            self.rewards[i] = reward
+            self.ended[i] = ended
+            self._write(i, state, seat)
+
+    def _engine_action(self, i: int, compact: int) -> int:
+        """The engine's id of game ``i``'s compact id if it is legal there, else -1."""
+        state = self.states[i]
+        assert state is not None
+        action = self._decoded.get(compact)
+        if action is None:
+            try:
+                action = self.decode(compact)
+            except ValueError:
+                return -1
+            self._decoded[compact] = action
+        if state.is_over or self._capped(state) or action not in state.legal_actions():
+            return -1
+        return action
+
+    def _capped(self, state: State) -> bool:
+        return self.max_moves >= 0 and not state.is_over and \
+            len(state.history) >= self.max_moves
+
+    def _play_others(self, i: int, state: State, seat: int) -> None:
+        """The other seats' moves (and the draws of chance) until ``seat`` is to move."""
+        others = self.others[i]
+        while not state.is_over and not self._capped(state):
+            while state.is_chance and not state.is_over:
+                state.apply(state.sample_chance(self.chance[i]))
+            if state.is_over or state.to_move == seat:
+                return
+            to_move = state.to_move
+            assert to_move is not None
+            who = others[to_move]
+            if type(who) is RandomPlayer:  # (its draw made here, without its Python)
+                options = state.legal_actions()
+                state.apply_action(options[_below(cast(RandomPlayer, who).rng, len(options))])
+            else:
+                choose_action = getattr(who, "choose_action", None)
+                if choose_action is not None:
+                    state.apply_action(choose_action(state))
+                else:
+                    state.apply(getattr(who, "choose")(state))
+
+    def _write(self, i: int, state: State, seat: int) -> None:
+        """Game ``i``'s rows: its observation, and its mask (none once it is over)."""
+        at = i * self.size
+        self.obs[at:at + self.size] = self.writer.write(state, seat)
+        masks = self.masks
+        at = i * self.mask_size
+        masks[at:at + self.mask_size] = self._no_mask
+        if state.is_over or state.to_move != seat:
+            return
+        known = self._compact
+        for action in state.legal_actions():
+            c = known.get(action)
+            if c is None:
+                c = self.compact(action)
+                known[action] = c
+            masks[at + c] = 1
