@@ -165,7 +165,7 @@ class Batch:
                 if choose_action is not None:
                     state.apply_action(choose_action(state))
                 else:
-                    state.apply(getattr(who, "choose")(state))
+                    state.apply(who.choose(state))
 
     def _write(self, i: int, state: State, seat: int) -> None:
         """Game ``i``'s rows: its observation, and its mask (none once it is over)."""
