@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import cast
+from typing import Any, cast
 
 from ..ai.random_player import RandomPlayer
 from ..core.state import State
@@ -68,12 +68,12 @@ class Batch:
         self.seats: list[int] = [0] * n
         self.chance: list[random.Random] = [random.Random(0) for _ in range(n)]
         # Per game, per seat: its player; None at the learner's seat.
-        self.others: list[list[object]] = [[] for _ in range(n)]
+        self.others: list[list[Any]] = [[] for _ in range(n)]
         self.rewards: list[float] = [0.0] * n
         self.ended: list[int] = [GOING] * n
         self.illegal: list[bool] = [False] * n
 
-    def load(self, i: int, state: State, seat: int, others: list[object],
+    def load(self, i: int, state: State, seat: int, others: list[Any],
              chance: random.Random) -> None:
         """Game ``i`` is now ``state``, just dealt, seen from ``seat``: the other seats play
         until ``seat`` is to move. ``others`` holds, for each seat, the player (None at
