@@ -4,7 +4,8 @@
 :class:`~spaghetti.envs.gymnasium.SpaghettiEnv` does) and hands it to a :class:`Batch`, which
 then plays every game's step in one call: the learner's action, the other seats' moves until
 the learner is to move again, the reward, and the game's row of the observations and of the
-masks, written into two buffers of signed bytes that numpy reads as they are. This module is
+masks, each written as bytes (one a feature, one an action id); :meth:`Batch.observations`
+and :meth:`Batch.masks` join the rows into the buffers that numpy reads as they are. This module is
 compiled with the rules core (setup.py), so a step is the engine's own moves and a few writes,
 with no Python between them; it stays plain Python, and runs as such where nothing is compiled.
 
@@ -18,6 +19,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from typing import Any, cast
+
+from librt.strings import BytesWriter
 
 from ..ai.random_player import RandomPlayer
 from ..core.state import State
@@ -59,8 +62,8 @@ class Batch:
         self.decode = decode
         self.max_moves = max_moves
         self.adjudicate = adjudicate
-        self.obs = bytearray(n * size)
-        self.masks = bytearray(n * masks)
+        self._obs: list[bytes] = [bytes(size)] * n
+        self._masks: list[bytes] = [bytes(masks)] * n
         self._no_mask = bytes(masks)
         self._compact: dict[int, int] = {}
         self._decoded: dict[int, int] = {}
@@ -98,7 +101,7 @@ class Batch:
     def step(self, actions: list[int]) -> None:
         """Every game's step: ``actions[i]`` is game ``i``'s compact id. An illegal one ends
         that game as a loss. :attr:`rewards`, :attr:`ended`, :attr:`illegal` and the rows of
-        :attr:`obs` and :attr:`masks` tell what followed."""
+        :meth:`observations` and :meth:`masks` tell what followed."""
         for i in range(self.n):
             state = self.states[i]
             assert state is not None
@@ -167,19 +170,27 @@ class Batch:
                 else:
                     state.apply(who.choose(state))
 
+    def observations(self) -> bytes:
+        """Every game's observation, one row after the other: one signed byte a feature."""
+        return b"".join(self._obs)
+
+    def masks(self) -> bytes:
+        """Every game's mask of legal compact ids, one row after the other: one byte an id."""
+        return b"".join(self._masks)
+
     def _write(self, i: int, state: State, seat: int) -> None:
         """Game ``i``'s rows: its observation, and its mask (none once it is over)."""
-        at = i * self.size
-        self.obs[at:at + self.size] = self.writer.write(state, seat)
-        masks = self.masks
-        at = i * self.mask_size
-        masks[at:at + self.mask_size] = self._no_mask
+        self._obs[i] = self.writer.write(state, seat)
         if state.is_over or state.to_move != seat:
+            self._masks[i] = self._no_mask
             return
+        mask = BytesWriter()
+        mask.write(self._no_mask)
         known = self._compact
         for action in state.legal_actions():
             c = known.get(action)
             if c is None:
                 c = self.compact(action)
                 known[action] = c
-            masks[at + c] = 1
+            mask[c] = 1
+        self._masks[i] = mask.getvalue()

@@ -184,7 +184,8 @@ class Writer:
         on_cards = [0] * p
         for q in queues:
             for code in q:
-                on_cards[code >> OWNER_SHIFT] += 1
+                owner = code >> OWNER_SHIFT
+                on_cards[owner] = on_cards[owner] + 1
         nf = len(SEAT_FEATURES)
         for s in range(p):
             at = self.seats_at + (s - seat) % p * nf

@@ -141,7 +141,8 @@ class SpaghettiVectorEnv(VectorEnv):
 
     def _written(self) -> np.ndarray:
         """The observations as the batch wrote them: one signed byte a feature."""
-        return np.frombuffer(self._batch.obs, dtype=np.int8).reshape(self.num_envs, self._size)
+        return np.frombuffer(self._batch.observations(), dtype=np.int8).reshape(
+            self.num_envs, self._size)
 
     def _observations(self) -> np.ndarray:
         """The observations as ``float32``, in an array nobody else holds."""
@@ -163,14 +164,16 @@ class SpaghettiVectorEnv(VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game, one row a game (``num_envs`` x the action ids)."""
-        return np.frombuffer(self._batch.masks, dtype=np.int8).reshape(
-            self.num_envs, NUM_ACTIONS).astype(bool)
+        return self._masks().astype(bool)
+
+    def _masks(self) -> np.ndarray:
+        return np.frombuffer(self._batch.masks(), dtype=np.int8).reshape(
+            self.num_envs, NUM_ACTIONS)
 
     def _infos(self, infos: dict) -> dict:
         """Every game's mask and seat, as Gymnasium's vector environments give infos."""
         everyone = np.ones(self.num_envs, dtype=np.bool_)
-        infos.update(action_mask=np.frombuffer(self._batch.masks, dtype=np.int8).reshape(
-            self.num_envs, NUM_ACTIONS).copy(), _action_mask=everyone,
+        infos.update(action_mask=self._masks().copy(), _action_mask=everyone,
             seat=self._seats.copy(), _seat=everyone)
         return infos
 
