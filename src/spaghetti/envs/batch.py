@@ -24,7 +24,7 @@ from librt.strings import BytesWriter
 
 from ..ai.random_player import RandomPlayer
 from ..core.state import State
-from .observation import Writer
+from .observation import CardBlocks, Writer
 
 #: What a game's step ended in (:attr:`Batch.ended`).
 GOING = 0
@@ -70,6 +70,7 @@ class Batch:
         self.states: list[State | None] = [None] * n
         self.seats: list[int] = [0] * n
         self.chance: list[random.Random] = [random.Random(0) for _ in range(n)]
+        self.blocks: list[CardBlocks] = [CardBlocks(writer.cards) for _ in range(n)]
         # Per game, per seat: its player; None at the learner's seat.
         self.others: list[list[Any]] = [[] for _ in range(n)]
         self.rewards: list[float] = [0.0] * n
@@ -85,6 +86,7 @@ class Batch:
         self.seats[i] = seat
         self.others[i] = others
         self.chance[i] = chance
+        self.blocks[i] = CardBlocks(self.writer.cards)
         self.rewards[i] = 0.0
         self.ended[i] = GOING
         self.illegal[i] = False
@@ -174,13 +176,14 @@ class Batch:
         """Every game's observation, one row after the other: one signed byte a feature."""
         return b"".join(self._obs)
 
-    def masks(self) -> bytes:
-        """Every game's mask of legal compact ids, one row after the other: one byte an id."""
-        return b"".join(self._masks)
+    def masks(self) -> bytearray:
+        """Every game's mask of legal compact ids, one row after the other: one byte an id
+        (a new buffer, which numpy reads as a writable array)."""
+        return bytearray().join(self._masks)
 
     def _write(self, i: int, state: State, seat: int) -> None:
         """Game ``i``'s rows: its observation, and its mask (none once it is over)."""
-        self._obs[i] = self.writer.write(state, seat)
+        self._obs[i] = self.writer.write(state, seat, self.blocks[i])
         if state.is_over or state.to_move != seat:
             self._masks[i] = self._no_mask
             return

@@ -17,6 +17,7 @@ from typing import Final
 from librt.strings import BytesWriter
 
 from ..core.flags import OWNER_SHIFT, PENDING, RUNNING
+from ..core.primitives.base import CardType
 from ..core.state import State
 from ..core.view import knows_card, knows_instant
 
@@ -53,6 +54,19 @@ def _index(names: tuple[str, ...], name: str) -> int:
     return -1
 
 
+class CardBlocks:
+    """The card blocks last written for one game seen from one seat, each with the parts of
+    the card it was written from (kind, numbers, modifiers, queue). A new game, or another
+    seat, takes new blocks."""
+
+    def __init__(self, cards: int) -> None:
+        self.kinds: list[object] = [None] * cards
+        self.vals: list[object] = [None] * cards
+        self.mods: list[object] = [None] * cards
+        self.queues: list[object] = [None] * cards
+        self.blocks: list[bytes] = [b""] * cards
+
+
 class Writer:
     """Writes the observation of one game's layout (the offsets come from the Encoder)."""
 
@@ -69,6 +83,7 @@ class Writer:
         self.iparams = iparams
         self.size = size
         self.zeros = bytes(size)
+        self.card_zeros = bytes(card_features)
         self.hidden = hidden
         self.fair_first = fair_first
         self.slot = slot
@@ -92,43 +107,37 @@ class Writer:
         self.face_down_at = starts["face_down"]
         self.to_arrange_at = starts["to_arrange"]
 
-    def write(self, state: State, seat: int) -> bytes:
+    def write(self, state: State, seat: int, blocks: CardBlocks | None = None) -> bytes:
         """The position as ``seat`` may know it, seats numbered from ``seat``: one byte a
-        feature, a negative number in two's complement."""
+        feature, a negative number in two's complement. ``blocks``: the card blocks written
+        for this game and seat before, copied where a card has not changed (and kept up to
+        date here)."""
         # (librt's BytesWriter: compiled code sets its bytes as a C array's, where a
         # bytearray's would each take a call and a new index object.)
         buf = BytesWriter()
-        buf.write(self.zeros)
         p = self.players
         cf = self.card_features
         nk = len(self.names)
-        np_ = self.params
         slot = self.slot
         hidden = self.hidden and not state.is_over
         kinds, vals, mods, queues = state.kinds, state.vals, state.mods, state.queues
-        # The program: each card's kind, numbers and queue.
-        for i in range(min(len(kinds), self.cards)):
-            base = i * cf
-            buf[base] = 1
-            if not hidden or knows_card(state, seat, i):
-                buf[base + 1] = 1
-                buf[base + 2 + self.kind_index[kinds[i].name]] = 1
-                v, m = vals[i], mods[i]
-                for j in range(min(len(v), len(m))):
-                    buf[base + 2 + nk + j] = clip(v[j]) & 0xFF
-                    buf[base + 2 + nk + np_ + j] = clip(m[j]) & 0xFF
-            q = queues[i]
-            if len(q) > self.queue:
-                buf[self.q_at - 1 + base] = clip(len(q) - self.queue)
-            at = base + self.q_at
-            for k in range(min(len(q), self.queue)):
-                code = q[k]
-                buf[at + ((code >> OWNER_SHIFT) - seat) % p] = 1
-                if code & PENDING:
-                    buf[at + p] = 1
-                if code & RUNNING:
-                    buf[at + p + 1] = 1
-                at += slot
+        # The program: each card's kind, numbers and queue, a block a card. The board replaces
+        # a card's parts when they change, never changes them, so a block written from the
+        # same objects is the same.
+        cards = min(len(kinds), self.cards)
+        for i in range(cards):
+            known = not hidden or knows_card(state, seat, i)
+            kind, v, m, q = kinds[i], vals[i], mods[i], queues[i]
+            if blocks is not None and known and blocks.kinds[i] is kind and \
+                    blocks.vals[i] is v and blocks.mods[i] is m and blocks.queues[i] is q:
+                buf.write(blocks.blocks[i])
+                continue
+            block = self._card(seat, kind, v, m, q, known)
+            buf.write(block)
+            if blocks is not None and known:
+                blocks.kinds[i], blocks.vals[i], blocks.mods[i], blocks.queues[i] = kind, v, m, q
+                blocks.blocks[i] = block
+        buf.write(self.zeros[cards * cf:])
         # What belongs to the moment: the cursor, the card running, the pair in progress, the
         # flag deciding, flags on their way.
         at = self.moment
@@ -209,6 +218,34 @@ class Writer:
                     where = at + self.kind_index[card.name]
                     buf[where] = clip(buf[where] + 1)
         return buf.getvalue()
+
+    def _card(self, seat: int, kind: CardType, v: tuple[int, ...], m: tuple[int, ...],
+              q: tuple[int, ...], known: bool) -> bytes:
+        """One card's block: present, its kind and numbers where ``seat`` may know them, its
+        queue (owners from ``seat`` round, pending, running)."""
+        block = BytesWriter()
+        block.write(self.card_zeros)
+        nk = len(self.names)
+        p = self.players
+        block[0] = 1
+        if known:
+            block[1] = 1
+            block[2 + self.kind_index[kind.name]] = 1
+            for j in range(min(len(v), len(m))):
+                block[2 + nk + j] = clip(v[j]) & 0xFF
+                block[2 + nk + self.params + j] = clip(m[j]) & 0xFF
+        if len(q) > self.queue:
+            block[self.q_at - 1] = clip(len(q) - self.queue)
+        at = self.q_at
+        for k in range(min(len(q), self.queue)):
+            code = q[k]
+            block[at + ((code >> OWNER_SHIFT) - seat) % p] = 1
+            if code & PENDING:
+                block[at + p] = 1
+            if code & RUNNING:
+                block[at + p + 1] = 1
+            at += self.slot
+        return block.getvalue()
 
     def _instants(self, state: State, seat: int, buf: BytesWriter) -> None:
         """Each seat's instant card: its status, its kind where ``seat`` may know it, the chips

@@ -65,6 +65,7 @@ class SpaghettiVectorEnv(VectorEnv):
         self._seats = np.zeros(num_envs, dtype=np.int64)
         self._dealt = False
         self._spares: list[np.ndarray] = []
+        self._mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
 
     def _deal(self, i: int, seed: int | None) -> None:
         env = self.envs[i]
@@ -163,18 +164,19 @@ class SpaghettiVectorEnv(VectorEnv):
         return out
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions of every game, one row a game (``num_envs`` x the action ids)."""
-        return self._masks().astype(bool)
-
-    def _masks(self) -> np.ndarray:
-        return np.frombuffer(self._batch.masks(), dtype=np.int8).reshape(
-            self.num_envs, NUM_ACTIONS)
+        """The legal actions of every game, one row a game (``num_envs`` x the action ids):
+        the array of ``infos["action_mask"]``, seen as booleans."""
+        return self._mask.view(np.bool_)
 
     def _infos(self, infos: dict) -> dict:
         """Every game's mask and seat, as Gymnasium's vector environments give infos."""
+        # (The masks are read once a step, into a new array: one kept from an earlier step
+        # stays as it was.)
+        self._mask = np.frombuffer(self._batch.masks(), dtype=np.int8).reshape(
+            self.num_envs, NUM_ACTIONS)
         everyone = np.ones(self.num_envs, dtype=np.bool_)
-        infos.update(action_mask=self._masks().copy(), _action_mask=everyone,
-            seat=self._seats.copy(), _seat=everyone)
+        infos.update(action_mask=self._mask, _action_mask=everyone,
+                     seat=self._seats.copy(), _seat=everyone)
         return infos
 
     def render(self) -> tuple[Any, ...] | None:
