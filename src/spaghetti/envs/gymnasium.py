@@ -36,8 +36,9 @@ from ..core import notation as N
 from ..core.state import State
 from ..errors import IllegalOptionError, SetupError
 from . import table
+from .batch import GOING, TERMINATED, TRUNCATED, Batch
 from .encoding import NUM_ACTIONS, ActionCodec, Encoder
-from .pettingzoo import MAX_MOVES, make_game, program_length, resolve_chance
+from .pettingzoo import MAX_MOVES, make_game, program_length
 
 ENV_ID = "spaghetti/Spaghetti-v0"
 
@@ -98,19 +99,24 @@ class SpaghettiEnv(gymnasium.Env):
         self._rng = random.Random(0)
         self._players: dict[int, Player] = {}
         self._ended = False
+        # The game's step (the learner's action, the other seats' moves, the vector and the
+        # mask) is the vector environment's, for a batch of one.
+        self._batch = Batch(1, self.encoder._writer, self.encoder.size, NUM_ACTIONS,
+                            self.codec.encode, self.codec.decode,
+                            -1 if max_moves is None else max_moves, adjudicate)
 
     # ----------------------------------------------------------------- the game
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         self.deal(seed)
-        self._play_others()
+        self.load(self._batch, 0)
         return self._observe(), self._info()
 
     def deal(self, seed: int | None = None) -> None:
         """:meth:`reset`'s new game, before the other seats' first moves: the seat, the other
         seats' players and the deal, drawn from the environment's generator (``seed``
-        seeds it anew). The vector environment deals its games with it."""
+        seeds it anew)."""
         super().reset(seed=seed)
         draw = self.np_random.integers
         self._rng = random.Random(int(draw(2**62)))
@@ -124,76 +130,49 @@ class SpaghettiEnv(gymnasium.Env):
         self.state = self.game.new_state(self.program, int(draw(2**31)))
         self._ended = False
 
-    def _play_others(self) -> None:
-        state = self.state
-        assert state is not None
-        while not state.is_over and not self._capped():
-            resolve_chance(state, self._rng)
-            if state.is_over or state.to_move == self.seat:
-                return
-            assert state.to_move is not None
-            player = self._players[state.to_move]
-            choose_action = getattr(player, "choose_action", None)
-            if choose_action is not None:
-                state.apply_action(choose_action(state))
-            else:
-                state.apply(player.choose(state))
-
-    def _capped(self) -> bool:
-        state = self.state
-        assert state is not None
-        return self.max_moves is not None and not state.is_over and \
-            len(state.history) >= self.max_moves
+    def load(self, batch: Batch, i: int) -> None:
+        """Hand the game just dealt to ``batch`` as its game ``i``: the other seats play until
+        the learner is to move (the vector environment deals its games so)."""
+        assert self.state is not None
+        others: list[Any] = [self._players.get(s) for s in range(self.game.players)]
+        batch.load(i, self.state, self.seat, others, self._rng)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         state = self.state
         if state is None:
             raise SetupError("step() before reset(): there is no game yet")
-        if state.is_over or self._capped() or self._ended:
+        if self._ended or self._batch.ended[0] != GOING or state.is_over or (
+                self.max_moves is not None and len(state.history) >= self.max_moves):
             raise SetupError("step() after the game ended: call reset()")
         try:
-            engine_action = self.codec.decode(int(action))
-            if engine_action not in state.legal_actions():
-                raise ValueError
-        except ValueError:
-            if self.illegal == "raise":
-                raise IllegalOptionError(
-                    f"{action!r} is not legal here; legal: {', '.join(state.legal())}",
-                    repr(action), tuple(state.legal())) from None
-            info = self._info()
+            compact = int(action)
+        except (TypeError, ValueError):
+            compact = -1
+        if self.illegal == "raise" and self._batch.first_illegal([compact]) == 0:
+            raise IllegalOptionError(
+                f"{action!r} is not legal here; legal: {', '.join(state.legal())}",
+                repr(action), tuple(state.legal()))
+        self._batch.step([compact])
+        ended = self._batch.ended[0]
+        info = self._info()
+        if self._batch.illegal[0]:
             info["illegal_action"] = True
             self._ended = True
-            return self._observe(), -1.0, True, False, info
-        state.apply_action(engine_action)
-        self._play_others()
-        reward, terminated, truncated = 0.0, False, False
-        if state.is_over:
-            terminated = True
-            reward = float(state.returns()[self.seat])
-        elif self._capped():
-            if self.adjudicate:
-                terminated = True
-                reward = 1.0 if state.tiebreak_winner() == self.seat else -1.0
-            else:
-                truncated = True
-        return self._observe(), reward, terminated, truncated, self._info()
+        return self._observe(), self._batch.rewards[0], ended == TERMINATED, \
+            ended == TRUNCATED, info
 
     def _observe(self) -> np.ndarray:
-        assert self.state is not None
-        return self.encoder.encode(self.state, self.seat)
+        return np.frombuffer(self._batch.observations(), dtype=np.int8).astype(np.float32)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learner now, as booleans (sb3-contrib's ``MaskablePPO``)."""
-        state = self.state
-        assert state is not None
-        if state.is_over or state.to_move != self.seat:
-            return np.zeros(NUM_ACTIONS, dtype=bool)
-        return self.codec.mask(state.legal_actions()).astype(bool)
+        return np.frombuffer(self._batch.masks(), dtype=np.bool_).copy()
 
     def _info(self) -> dict:
         state = self.state
         assert state is not None
-        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8),
+        info: dict[str, Any] = {"action_mask": np.frombuffer(self._batch.masks(),
+                                                             dtype=np.int8),
                                 "seat": self.seat}
         if state.is_over:
             info["winner"] = state.winner

@@ -70,11 +70,7 @@ class SpaghettiVectorEnv(VectorEnv):
     def _deal(self, i: int, seed: int | None) -> None:
         env = self.envs[i]
         env.deal(seed)
-        assert env.state is not None
-        others: list[object] = [None] * env.game.players
-        for s, player in env._players.items():
-            others[s] = player
-        self._batch.load(i, env.state, env.seat, others, env._rng)
+        env.load(self._batch, i)
         self._seats[i] = env.seat
 
     def reset(self, *, seed: int | list[int | None] | None = None,
