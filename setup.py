@@ -22,6 +22,7 @@ COMPILED_CORE = [*(f"src/spaghetti/core/{name}.py"
                    for name in ("board", "position", "outcome", "opening", "state")),
                  "src/spaghetti/core/cards.py",
                  "src/spaghetti/core/flags.py", "src/spaghetti/core/codes.py",
+                 "src/spaghetti/core/draws.py",
                  *(f"src/spaghetti/core/primitives/{name}.py"
                    for name in ("__init__", "base", "flags", "program", "life", "params",
                                 "cursor")),

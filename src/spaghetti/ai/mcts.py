@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from typing import Any, Callable
 
 from ..core import notation as N
+from ..core.draws import shuffle
 from ..core.primitives import PRIMITIVES
 from ..core.state import D_TARGET, State
 from .base import ActionPlayer
@@ -155,11 +156,11 @@ class MCTSPlayer(ActionPlayer):
             if hidden:  # the options depend on the world: only those legal in this one
                 legal = state.legal_actions()
                 node.untried = [a for a in legal if a not in node.children]
-                self.rng.shuffle(node.untried)
+                shuffle(self.rng, node.untried)  # (rng.shuffle's order, compiled)
                 children = [(a, node.children[a]) for a in legal if a in node.children]
             elif node.untried is None:
                 node.untried = list(state.legal_actions())
-                self.rng.shuffle(node.untried)
+                shuffle(self.rng, node.untried)  # (rng.shuffle's order, compiled)
             if node.untried:
                 break
             if not hidden:

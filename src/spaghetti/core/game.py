@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import SetupError
 from .cards import CardType
+from .draws import shuffle
 from .state import State
 from .options import OPTIONS
 from .variants import VARIANTS, Variant
@@ -247,21 +248,25 @@ class Game:
 
     def shuffled_program(self, seed: int) -> list[str]:
         """The program dealt by shuffling this level's cards with ``seed``."""
+        return [card.name for card in self._shuffled_cards(seed)]
+
+    def _shuffled_cards(self, seed: int) -> list[CardType]:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise SetupError(f"seed must be a whole number, not {seed!r}")
         rng = random.Random(seed)
         rules = self.rules
         setup = self.setup
         if setup and setup.cards:
-            names = list(setup.cards)
+            cards = [self.card(name) for name in setup.cards]
         elif rules.basic:  # Pasta Logic: the BASIC cards and some others drawn at random
             others = [c.name for c in rules.cards if c not in rules.basic]
-            names = [c.name for c in rules.basic] + rng.sample(others, rules.drawn)
+            cards = [self.card(name) for name in
+                     [c.name for c in rules.basic] + rng.sample(others, rules.drawn)]
         else:
-            names = [c.name for c in self.deck]
+            cards = list(self.deck)
         if not setup or setup.shuffled:
-            rng.shuffle(names)
-        return names
+            shuffle(rng, cards)  # (rng.shuffle's very order, in compiled code)
+        return cards
 
     def shuffled_deal(self, seed: int) -> list[str]:
         """The face-down order of the instant cards, shuffled with ``seed`` (option
@@ -287,10 +292,11 @@ class Game:
             if COMPILED:
                 return python_game(self).new_state(program, seed, deal)
         if program is None:
-            program = self.shuffled_program(0 if seed is None else seed)
-        if not isinstance(program, (list, tuple)):
+            cards = self._shuffled_cards(0 if seed is None else seed)
+        elif not isinstance(program, (list, tuple)):
             raise SetupError("program must be a list of card names")
-        cards = [self.card(name) for name in program]
+        else:
+            cards = [self.card(name) for name in program]
         if len(cards) < self.flags_placed:
             has = "1 card" if len(cards) == 1 else f"{len(cards)} cards"
             raise SetupError(f"the program has {has}; level {self.level} needs at least "

@@ -23,6 +23,7 @@ from typing import Any, cast
 from librt.strings import BytesWriter
 
 from ..ai.random_player import RandomPlayer
+from ..core.draws import below
 from ..core.state import State
 from .observation import CardBlocks, Writer
 
@@ -30,16 +31,6 @@ from .observation import CardBlocks, Writer
 GOING = 0
 TERMINATED = 1
 TRUNCATED = 2
-
-
-def _below(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` for ``n > 0``, as the standard library draws it (its Python code
-    run here, where only ``getrandbits`` is a call)."""
-    k = n.bit_length()
-    r: int = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
 
 
 class Batch:
@@ -164,7 +155,7 @@ class Batch:
             who = others[to_move]
             if type(who) is RandomPlayer:  # (its draw made here, without its Python)
                 options = state.legal_actions()
-                state.apply_action(options[_below(cast(RandomPlayer, who).rng, len(options))])
+                state.apply_action(options[below(cast(RandomPlayer, who).rng, len(options))])
             else:
                 choose_action = getattr(who, "choose_action", None)
                 if choose_action is not None:

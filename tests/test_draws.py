@@ -1,0 +1,36 @@
+"""The compiled draws (core/draws.py) make the standard library's: a seed deals what it dealt."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spaghetti import Game
+from spaghetti.core.draws import below, shuffle
+
+
+@given(st.integers(0, 2**64), st.integers(0, 40))
+def test_shuffle_orders_as_random_shuffle_does(seed, length):
+    ours, theirs = list(range(length)), list(range(length))
+    rng_ours, rng_theirs = random.Random(seed), random.Random(seed)
+    shuffle(rng_ours, ours)
+    rng_theirs.shuffle(theirs)
+    assert ours == theirs and rng_ours.getstate() == rng_theirs.getstate()
+
+
+@given(st.integers(0, 2**64), st.integers(1, 10**6))
+def test_below_draws_as_randrange_does(seed, n):
+    ours, theirs = random.Random(seed), random.Random(seed)
+    assert [below(ours, n) for _ in range(5)] == [theirs.randrange(n) for _ in range(5)]
+
+
+def test_a_seed_deals_the_program_the_standard_shuffle_deals():
+    for level in (1, 2, 3):
+        game = Game(level=level)
+        for seed in range(50):
+            names = [card.name for card in game.deck]
+            random.Random(seed).shuffle(names)
+            assert game.shuffled_program(seed) == names
+            assert [card.name for card in game.new_state(seed=seed).kinds] == names
