@@ -36,24 +36,23 @@ TRUNCATED = 2
 class Batch:
     """``n`` games, each seen from one seat, stepped together.
 
-    ``writer`` writes a row of the observations (``size`` bytes), ``compact`` turns an engine
+    ``writer`` writes a row of the observations, ``compact`` turns an engine
     action id into its compact id and ``decode`` back (the codec's, asked once an id and
     kept), ``masks`` is the width of a mask row; ``max_moves`` (-1: none) cuts a game short,
     ``adjudicate`` ends it by the tie-break instead.
     """
 
-    def __init__(self, n: int, writer: Writer, size: int, masks: int,
+    def __init__(self, n: int, writer: Writer, masks: int,
                  compact: Callable[[int], int], decode: Callable[[int], int],
                  max_moves: int, adjudicate: bool) -> None:
         self.n = n
         self.writer = writer
-        self.size = size
         self.mask_size = masks
         self.compact = compact
         self.decode = decode
         self.max_moves = max_moves
         self.adjudicate = adjudicate
-        self._obs: list[bytes] = [bytes(size)] * n
+        self._obs: list[bytes] = [writer.zeros] * n
         self._masks: list[bytes] = [bytes(masks)] * n
         self._no_mask = bytes(masks)
         self._compact: dict[int, int] = {}

@@ -101,9 +101,14 @@ class SpaghettiEnv(gymnasium.Env):
         self._ended = False
         # The game's step (the learner's action, the other seats' moves, the vector and the
         # mask) is the vector environment's, for a batch of one.
-        self._batch = Batch(1, self.encoder._writer, self.encoder.size, NUM_ACTIONS,
-                            self.codec.encode, self.codec.decode,
-                            -1 if max_moves is None else max_moves, adjudicate)
+        self._batch = self.batch(1)
+
+    def batch(self, n: int) -> Batch:
+        """A batch of ``n`` games played as this environment plays its game (its vector, its
+        actions' ids, its cap on moves)."""
+        return Batch(n, self.encoder._writer, NUM_ACTIONS, self.codec.encode,
+                     self.codec.decode, -1 if self.max_moves is None else self.max_moves,
+                     self.adjudicate)
 
     # ----------------------------------------------------------------- the game
 

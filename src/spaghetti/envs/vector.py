@@ -31,7 +31,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..errors import IllegalOptionError, SetupError
-from .batch import GOING, TERMINATED, TRUNCATED, Batch
+from .batch import GOING, TERMINATED, TRUNCATED
 from .encoding import NUM_ACTIONS
 from .gymnasium import SpaghettiEnv
 
@@ -56,12 +56,8 @@ class SpaghettiVectorEnv(VectorEnv):
         self.observation_space = batch_space(first.observation_space, num_envs)
         self.action_space = batch_space(first.action_space, num_envs)
         self._illegal = first.illegal
-        codec = first.codec
         self._size = first.encoder.size
-        self._batch = Batch(num_envs, first.encoder._writer, self._size, NUM_ACTIONS,
-                            codec.encode, codec.decode,
-                            -1 if first.max_moves is None else first.max_moves,
-                            first.adjudicate)
+        self._batch = first.batch(num_envs)
         self._seats = np.zeros(num_envs, dtype=np.int64)
         self._dealt = False
         self._spares: list[np.ndarray] = []
