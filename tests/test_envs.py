@@ -496,3 +496,10 @@ def test_the_vector_env_refuses_a_bad_count_or_bad_arguments_clearly():
             SpaghettiVectorEnv(bad)
     with pytest.raises(SetupError, match="difficulty"):
         SpaghettiVectorEnv(2, opponents="grandmaster")
+    envs = SpaghettiVectorEnv(2)
+    with pytest.raises(SetupError, match="before reset"):
+        envs.step(np.array([0, 0]))
+    with pytest.raises(SetupError, match="one seed for each of the 2 games"):
+        envs.reset(seed=[1, 2, 3])
+    obs, _ = envs.reset(seed=[7, 6])
+    assert np.array_equal(obs, SpaghettiVectorEnv(2).reset(seed=6)[0][::-1])
