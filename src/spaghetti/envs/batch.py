@@ -1,17 +1,18 @@
-"""The vector environment's inner loop: many games stepped at once, in compiled code.
+"""The environments' step: many games stepped at once, in compiled code.
 
-:class:`spaghetti.envs.vector.SpaghettiVectorEnv` deals each game (as
-:class:`~spaghetti.envs.gymnasium.SpaghettiEnv` does) and hands it to a :class:`Batch`, which
-then plays every game's step in one call: the learner's action, the other seats' moves until
-the learner is to move again, the reward, and the game's row of the observations and of the
-masks, each written as bytes (one a feature, one an action id); :meth:`Batch.observations`
-and :meth:`Batch.masks` join the rows into the buffers that numpy reads as they are. This module is
-compiled with the rules core (setup.py), so a step is the engine's own moves and a few writes,
-with no Python between them; it stays plain Python, and runs as such where nothing is compiled.
+:class:`spaghetti.envs.gymnasium.SpaghettiEnv` deals a game and hands it to a :class:`Batch`
+(of one game; :class:`spaghetti.envs.vector.SpaghettiVectorEnv`'s holds all of its games),
+which then plays every game's step in one call: the learner's action, the other seats' moves
+until the learner is to move again, the reward, and the game's row of the observations and of
+the masks, each written as bytes (one a feature, one an action id); :meth:`Batch.observations`
+and :meth:`Batch.masks` join the rows into the buffers that numpy reads as they are. This
+module is compiled with the rules core (setup.py), so a step is the engine's own moves and a
+few writes, with no Python between them; it stays plain Python, and runs as such where nothing
+is compiled.
 
 The other seats' built-in random player draws exactly as
 :class:`~spaghetti.ai.random_player.RandomPlayer` does (``randrange`` over the options in
-order), so a game plays the same here as in a lone ``SpaghettiEnv`` seeded alike.
+order), so a seed plays the same game as when the environment asked the player itself.
 """
 
 from __future__ import annotations
