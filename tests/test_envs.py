@@ -503,3 +503,37 @@ def test_the_vector_env_refuses_a_bad_count_or_bad_arguments_clearly():
         envs.reset(seed=[1, 2, 3])
     obs, _ = envs.reset(seed=[7, 6])
     assert np.array_equal(obs, SpaghettiVectorEnv(2).reset(seed=6)[0][::-1])
+
+
+def test_the_batch_plays_the_same_compiled_and_as_python_source():
+    # Installs without a C compiler run envs/batch.py as Python: the same steps, the same rows.
+    from spaghetti.ai.random_player import RandomPlayer
+    from spaghetti.core.engines import python_game, python_module
+
+    game = make_game("spaghetti-code", 3, 3)
+    cards = program_length(game, None)
+    compiled = SpaghettiEnv(level=3, players=3).batch(2)
+    encoder = Encoder(game, cards, python=True)
+    codec = ActionCodec(game)
+    source = python_module("envs.batch").Batch(2, encoder._writer, NUM_ACTIONS, codec.encode,
+                                               codec.decode, 400, False)
+    for batch, deal in ((compiled, game.new_state), (source, python_game(game).new_state)):
+        for i in range(2):
+            batch.load(i, deal(None, 20 + i), i, [None if s == i else RandomPlayer(7 * s + i)
+                                                 for s in range(3)], random.Random(i))
+    rng = random.Random(0)
+    steps = 0
+    while steps < 150:
+        assert compiled.observations() == source.observations()
+        assert compiled.masks() == source.masks()
+        masks = np.frombuffer(compiled.masks(), dtype=np.int8).reshape(2, NUM_ACTIONS)
+        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in masks]
+        if not all(m.any() for m in masks):
+            break
+        compiled.step(actions)
+        source.step(actions)
+        steps += 1
+        assert compiled.rewards == source.rewards and compiled.ended == source.ended
+        if any(compiled.ended):
+            break
+    assert steps >= 10
