@@ -4,6 +4,7 @@ interrupt, sequential open, fair first player: those for 2 players only in 2-pla
 interrupt in 3-5 player games)."""
 
 import json
+import pathlib
 import pickle
 import random
 
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spaghetti
+import spaghetti.custom_cards
 import spaghetti.records
 from spaghetti.core.view import view
 
@@ -273,3 +275,26 @@ def test_view_is_json_and_consistent(g):
             break
         state.apply_action(pick(state, rng))
         steps += 1
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), level=st.integers(1, 3), cut=st.floats(0, 1))
+def test_a_state_with_players_cards_pickles_and_plays_on(seed, level, cut):
+    """Players' cards pickle by value (their steps too, rebuilt through their constructors):
+    the lab's processes and Ray's workers receive them so. Found by a lab run of the Heal card
+    over two processes, where the compiled steps refused to be read back."""
+    cards = spaghetti.custom_cards.loads(
+        (pathlib.Path(__file__).parents[1] / "examples" / "custom-cards.toml").read_text())
+    state = spaghetti.new_game(level, 2, seed=seed, cards=cards)
+    full = state.copy()
+    play_out(full, random.Random(seed))
+    stop = int(len(full.history) * cut)
+    for action in full.history[:stop]:
+        state.apply_action(action)
+    other = pickle.loads(pickle.dumps(state))
+    assert [card.name for card in other.kinds] == [card.name for card in state.kinds]
+    for action in full.history[stop:]:
+        assert other.legal_actions() == state.legal_actions()
+        state.apply_action(action)
+        other.apply_action(action)
+    assert other.position_key() == state.position_key() and other.winner == full.winner

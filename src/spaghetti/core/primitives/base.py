@@ -428,6 +428,12 @@ class Choose(_Step):
         """What the step chooses first: card, flag, player, param or at."""
         return self.prim.chooses or ""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (Rebuilt through the constructor: compiled code would restore the fields one by one,
+        # by assignment, which a frozen class refuses.)
+        return Choose, (self.action, self.count, self.amount, self.other, self.head,
+                        self.same_card, self.adjacent, self.later, self.per_card)
+
 @dataclass(frozen=True)
 class Do(_Step):
     """A step that happens by itself.
@@ -453,6 +459,9 @@ class Do(_Step):
             raise ValueError(f"unknown primitive {self.action!r}")
         object.__setattr__(self, "prim", prim)
         self._check_amount()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Do, (self.action, self.amount)  # (as Choose.__reduce__)
 
 #: A step of an effect.
 Step = Choose | Do
@@ -489,7 +498,9 @@ class CardType:
         ref = _BUILTIN_REFS.get(id(self))
         if ref is not None:
             return _builtin_card, ref
-        return super().__reduce_ex__(protocol)
+        # (Rebuilt through the constructor, as a step is.)
+        return CardType, (self.name, self.name_ja, self.text, self.text_ja, self.level,
+                          self.params, self.effect)
 
     def __post_init__(self) -> None:
         register_card_name(self.name)
