@@ -515,7 +515,7 @@ def test_the_batch_plays_the_same_compiled_and_as_python_source():
     compiled = SpaghettiEnv(level=3, players=3).batch(2)
     encoder = Encoder(game, cards, python=True)
     codec = ActionCodec(game)
-    source = python_module("envs.batch").Batch(2, encoder._writer, NUM_ACTIONS, codec.encode,
+    source = python_module("envs.batch").Batch(2, encoder._writer, codec.mask_writer,
                                                codec.decode, 400, False)
     for batch, deal in ((compiled, game.new_state), (source, python_game(game).new_state)):
         for i in range(2):

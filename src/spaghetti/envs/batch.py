@@ -21,12 +21,16 @@ import random
 from collections.abc import Callable
 from typing import Any, cast
 
-from librt.strings import BytesWriter
-
 from ..ai.random_player import RandomPlayer
 from ..core.draws import below
 from ..core.state import State
-from .observation import CardBlocks, Writer
+from .observation import CardBlocks, MaskWriter, Writer
+
+def resolve_chance(state: State, rng: random.Random) -> None:
+    """Draw every chance event due now (the coin flip) with ``rng``."""
+    while state.is_chance and not state.is_over:
+        state.apply(state.sample_chance(rng))
+
 
 #: What a game's step ended in (:attr:`Batch.ended`).
 GOING = 0
@@ -37,26 +41,22 @@ TRUNCATED = 2
 class Batch:
     """``n`` games, each seen from one seat, stepped together.
 
-    ``writer`` writes a row of the observations, ``compact`` turns an engine
-    action id into its compact id and ``decode`` back (the codec's, asked once an id and
-    kept), ``masks`` is the width of a mask row; ``max_moves`` (-1: none) cuts a game short,
-    ``adjudicate`` ends it by the tie-break instead.
+    ``writer`` writes a row of the observations, ``mask`` a row of the masks (the codec's),
+    ``decode`` turns a compact id into the engine's action id (the codec's, asked once an id
+    and kept); ``max_moves`` (-1: none) cuts a game short, ``adjudicate`` ends it by the
+    tie-break instead.
     """
 
-    def __init__(self, n: int, writer: Writer, masks: int,
-                 compact: Callable[[int], int], decode: Callable[[int], int],
-                 max_moves: int, adjudicate: bool) -> None:
+    def __init__(self, n: int, writer: Writer, mask: MaskWriter,
+                 decode: Callable[[int], int], max_moves: int, adjudicate: bool) -> None:
         self.n = n
         self.writer = writer
-        self.mask_size = masks
-        self.compact = compact
+        self.mask = mask
         self.decode = decode
         self.max_moves = max_moves
         self.adjudicate = adjudicate
         self._obs: list[bytes] = [writer.zeros] * n
-        self._masks: list[bytes] = [bytes(masks)] * n
-        self._no_mask = bytes(masks)
-        self._compact: dict[int, int] = {}
+        self._masks: list[bytes] = [mask.none] * n
         self._decoded: dict[int, int] = {}
         self.states: list[State | None] = [None] * n
         self.seats: list[int] = [0] * n
@@ -113,7 +113,7 @@ class Batch:
             if state.is_over:
                 ended = TERMINATED
                 reward = float(state.returns()[seat])
-            elif self._capped(state):
+            elif self._finished(state):  # (cut short)
                 if self.adjudicate:
                     ended = TERMINATED
                     reward = 1.0 if state.tiebreak_winner() == seat else -1.0
@@ -134,20 +134,24 @@ class Batch:
             except ValueError:
                 return -1
             self._decoded[compact] = action
-        if state.is_over or self._capped(state) or action not in state.legal_actions():
+        if self._finished(state) or action not in state.legal_actions():
             return -1
         return action
 
-    def _capped(self, state: State) -> bool:
-        return self.max_moves >= 0 and not state.is_over and \
-            len(state.history) >= self.max_moves
+    def over(self, i: int) -> bool:
+        """Has game ``i`` ended, been cut short or been lost by an illegal action?"""
+        state = self.states[i]
+        return self.ended[i] != GOING or state is None or self._finished(state)
+
+    def _finished(self, state: State) -> bool:
+        """Is the game over, or at ``max_moves``?"""
+        return state.is_over or 0 <= self.max_moves <= len(state.history)
 
     def _play_others(self, i: int, state: State, seat: int) -> None:
         """The other seats' moves (and the draws of chance) until ``seat`` is to move."""
         others = self.others[i]
-        while not state.is_over and not self._capped(state):
-            while state.is_chance and not state.is_over:
-                state.apply(state.sample_chance(self.chance[i]))
+        while not self._finished(state):
+            resolve_chance(state, self.chance[i])
             if state.is_over or state.to_move == seat:
                 return
             to_move = state.to_move
@@ -175,16 +179,5 @@ class Batch:
     def _write(self, i: int, state: State, seat: int) -> None:
         """Game ``i``'s rows: its observation, and its mask (none once it is over)."""
         self._obs[i] = self.writer.write(state, seat, self.blocks[i])
-        if state.is_over or state.to_move != seat:
-            self._masks[i] = self._no_mask
-            return
-        mask = BytesWriter()
-        mask.write(self._no_mask)
-        known = self._compact
-        for action in state.legal_actions():
-            c = known.get(action)
-            if c is None:
-                c = self.compact(action)
-                known[action] = c
-            mask[c] = 1
-        self._masks[i] = mask.getvalue()
+        self._masks[i] = self.mask.none if state.is_over or state.to_move != seat else \
+            self.mask.write(state.legal_actions())

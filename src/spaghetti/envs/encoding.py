@@ -76,7 +76,8 @@ class ActionCodec:
     def __init__(self, game: Game):
         self.names = tuple(dict.fromkeys(card.name for card in game.deck))
         self._name_index = {name.lower(): i for i, name in enumerate(self.names)}
-        self._mask = MaskWriter(NUM_ACTIONS, self.encode)
+        #: The mask of legal actions, each id's compact id asked once (the environments').
+        self.mask_writer = MaskWriter(NUM_ACTIONS, self.encode)
         self._decoded: dict[int, int] = {}  # each compact id's action, once asked
 
     def encode(self, action: int) -> int:
@@ -139,7 +140,7 @@ class ActionCodec:
 
     def mask(self, legal: Sequence[int]) -> np.ndarray:
         """The legal actions as a 0/1 ``int8`` vector of ``NUM_ACTIONS``."""
-        return np.frombuffer(self._mask.write(legal), dtype=np.int8)
+        return np.frombuffer(bytearray(self.mask_writer.write(legal)), dtype=np.int8)
 
 
 # --------------------------------------------------------------------------- observations

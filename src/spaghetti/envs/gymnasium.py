@@ -36,7 +36,7 @@ from ..core import notation as N
 from ..core.state import State
 from ..errors import IllegalOptionError, SetupError
 from . import table
-from .batch import GOING, TERMINATED, TRUNCATED, Batch
+from .batch import TERMINATED, TRUNCATED, Batch
 from .encoding import NUM_ACTIONS, ActionCodec, Encoder
 from .pettingzoo import MAX_MOVES, make_game, program_length
 
@@ -98,7 +98,6 @@ class SpaghettiEnv(gymnasium.Env):
         self.state: State | None = None
         self._rng = random.Random(0)
         self._players: dict[int, Player] = {}
-        self._ended = False
         # The game's step (the learner's action, the other seats' moves, the vector and the
         # mask) is the vector environment's, for a batch of one.
         self._batch = self.batch(1)
@@ -106,9 +105,8 @@ class SpaghettiEnv(gymnasium.Env):
     def batch(self, n: int) -> Batch:
         """A batch of ``n`` games played as this environment plays its game (its vector, its
         actions' ids, its cap on moves)."""
-        return Batch(n, self.encoder._writer, NUM_ACTIONS, self.codec.encode,
-                     self.codec.decode, -1 if self.max_moves is None else self.max_moves,
-                     self.adjudicate)
+        return Batch(n, self.encoder._writer, self.codec.mask_writer, self.codec.decode,
+                     -1 if self.max_moves is None else self.max_moves, self.adjudicate)
 
     # ----------------------------------------------------------------- the game
 
@@ -133,7 +131,6 @@ class SpaghettiEnv(gymnasium.Env):
             self._players[s] = make_player(who, int(draw(2**62))) if isinstance(who, str) \
                 else who
         self.state = self.game.new_state(self.program, int(draw(2**31)))
-        self._ended = False
 
     def load(self, batch: Batch, i: int) -> None:
         """Hand the game just dealt to ``batch`` as its game ``i``: the other seats play until
@@ -146,8 +143,7 @@ class SpaghettiEnv(gymnasium.Env):
         state = self.state
         if state is None:
             raise SetupError("step() before reset(): there is no game yet")
-        if self._ended or self._batch.ended[0] != GOING or state.is_over or (
-                self.max_moves is not None and len(state.history) >= self.max_moves):
+        if self._batch.over(0):
             raise SetupError("step() after the game ended: call reset()")
         try:
             compact = int(action)
@@ -162,7 +158,6 @@ class SpaghettiEnv(gymnasium.Env):
         info = self._info()
         if self._batch.illegal[0]:
             info["illegal_action"] = True
-            self._ended = True
         return self._observe(), self._batch.rewards[0], ended == TERMINATED, \
             ended == TRUNCATED, info
 
@@ -174,11 +169,15 @@ class SpaghettiEnv(gymnasium.Env):
         return np.frombuffer(self._batch.masks(), dtype=np.bool_).copy()
 
     def _info(self) -> dict:
+        return {"action_mask": np.frombuffer(self._batch.masks(), dtype=np.int8),
+                **self.ending()}
+
+    def ending(self) -> dict[str, Any]:
+        """The infos that tell the game's end: the learner's seat, and once the game is over
+        its winner and how it ended."""
         state = self.state
         assert state is not None
-        info: dict[str, Any] = {"action_mask": np.frombuffer(self._batch.masks(),
-                                                             dtype=np.int8),
-                                "seat": self.seat}
+        info: dict[str, Any] = {"seat": self.seat}
         if state.is_over:
             info["winner"] = state.winner
             info["result"] = state.reason

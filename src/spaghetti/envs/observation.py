@@ -281,10 +281,12 @@ class MaskWriter:
         self.size = size
         self.compact = compact
         self.known: dict[int, int] = {}
+        self.none = bytes(size)  # the mask of no legal action
 
-    def write(self, legal: Sequence[int]) -> bytearray:
+    def write(self, legal: Sequence[int]) -> bytes:
         """The mask of ``legal``; ``ValueError`` (the codec's) for an id beyond its ranges."""
-        buf = bytearray(self.size)
+        buf = BytesWriter()
+        buf.write(self.none)
         known = self.known
         for action in legal:
             c = known.get(action)
@@ -292,4 +294,4 @@ class MaskWriter:
                 c = self.compact(action)
                 known[action] = c
             buf[c] = 1
-        return buf
+        return buf.getvalue()

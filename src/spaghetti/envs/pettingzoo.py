@@ -38,6 +38,7 @@ from ..core.state import State
 from ..core.view import REFEREE, check_viewer
 from ..errors import IllegalOptionError, SetupError
 from . import table
+from .batch import resolve_chance
 from .encoding import NUM_ACTIONS, ActionCodec, Encoder, program_length
 
 #: Decisions (of all seats together) after which a game still going is cut short.
@@ -52,12 +53,6 @@ def make_game(variant: str = "spaghetti-code", level: int = 1, players: int = 2,
         cards = loads(cards)
     return Game(level=level, players=players, options=dict(options or {}), variant=variant,
                 custom_cards=tuple(cards))
-
-
-def resolve_chance(state: State, rng: random.Random) -> None:
-    """Draw every chance event due now (the coin flip) with ``rng``."""
-    while state.is_chance and not state.is_over:
-        state.apply(state.sample_chance(rng))
 
 
 class SpaghettiAECEnv(AECEnv, EzPickle):

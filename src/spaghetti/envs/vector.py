@@ -121,13 +121,7 @@ class SpaghettiVectorEnv(VectorEnv):
         return self._observations(), rewards, terminated, truncated, self._infos(infos)
 
     def _final_info(self, i: int) -> dict:
-        env = self.envs[i]
-        state = env.state
-        assert state is not None
-        info: dict[str, Any] = {"seat": env.seat}
-        if state.is_over:
-            info["winner"] = state.winner
-            info["result"] = state.reason
+        info = self.envs[i].ending()
         if self._batch.illegal[i]:
             info["illegal_action"] = True
         return info
