@@ -456,3 +456,34 @@ def test_lab_publish_plays_the_experiments_and_writes_the_readme_sections(tmp_pa
     result = CliRunner().invoke(cli, args + ["--rerun-superseded"])
     assert result.exit_code == 0 and "superseded" not in (out / "strength-code-l1-random.jsonl") \
         .read_text().splitlines()[0]
+
+
+def test_lab_publish_writes_the_seat_tables_from_the_seats_results(tmp_path):
+    # The README's seat tables are made from the seats-* results: 2 players in one table, 3 to 5
+    # in a table per game, each seat's count as the results give it.
+    experiments = tmp_path / "experiments"
+    experiments.mkdir()
+    for name, variant, players in (("seats-code-l1", "spaghetti-code", 2),
+                                   ("seats-monsters-l1-3p", "spaghetti-monsters", 3)):
+        (experiments / f"{name}.toml").write_text(
+            f'[experiment]\nname = "{name}"\nvariant = "{variant}"\nplayers = {players}\n'
+            'ai = "random"\ngames = 5\nseed = 0\n', encoding="utf-8")
+    readme = tmp_path / "README.md"
+    readme.write_text("<!-- lab:seats -->\n<!-- /lab:seats -->\n\n<!-- lab:seats-players -->\n"
+                      "<!-- /lab:seats-players -->\n", encoding="utf-8")
+    out = tmp_path / "results"
+    result = CliRunner().invoke(cli, ["lab", "publish", "--experiments", str(experiments),
+                                      "--out", str(out), "--readme", str(readme),
+                                      "--workers", "1", "--no-plots"])
+    assert result.exit_code == 0, result.output
+    assert "seats, seats-players written anew" in result.output
+    text = readme.read_text(encoding="utf-8")
+    two, more = text.split("<!-- lab:seats-players -->")
+    row = next(line for line in two.splitlines() if line.startswith("| Spaghetti Code |"))
+    games = [json.loads(line)["game"] for line in
+             (out / "seats-code-l1.jsonl").read_text().splitlines()[1:]]
+    first = sum(g["winner"] == g["first"] for g in games)
+    assert f"| level 1 | 5 | {first / 5:.1%} (" in row and row.endswith("`seats-code-l1.toml` |")
+    assert "**Battle of the Spaghetti Monsters**" in more and "Spaghetti Code**" not in more
+    row = next(line for line in more.splitlines() if line.endswith("`seats-monsters-l1-3p.toml` |"))
+    assert row.startswith("| 1 | 3 | 5 |") and row.count("%") >= 6

@@ -4,7 +4,9 @@ report written, and the sections of docs/lab/README.md that are made from result
 anew between their markers (``<!-- lab:NAME -->`` ... ``<!-- /lab:NAME -->``).
 
 Made from results today: ``strength``, the first seat's win rate against the players' strength
-(random, easy, normal, and perfect play at level 1 from the exact solve), one line per level.
+(random, easy, normal, and perfect play at level 1 from the exact solve), one line per level;
+``seats``, every seat's win rate with 2 players in each game of the family (``seats-*`` results
+of 2 players); ``seats-players``, the same with 3 to 5 players, a table for each game.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from ..errors import SetupError
 from . import runner
 from .exact import exact_seats
 from .experiment import Experiment
-from .measures import Rate, seat_wins
+from .measures import Rate, endings, length, seat_wins
 
 #: The strengths of the seat-advantage figure, weakest first (perfect: level 1, exact).
 STRENGTHS = ("random", "easy", "normal", "hard")
@@ -116,8 +118,107 @@ def _figure(rates: dict[tuple[int, int], dict[str, Rate]], columns: list[str],
     plt.close(fig)
 
 
+#: The games of the family in the seat tables, in their order, by variant.
+GAMES = {"spaghetti-code": "Spaghetti Code",
+         "spaghetti-monsters": "Battle of the Spaghetti Monsters",
+         "nightmare": "the Nightmare notes", "pasta-logic": "Pasta Logic"}
+
+
+def _seat_results(out: pathlib.Path) -> list[tuple[dict, list[dict], str]]:
+    """The ``seats-*`` results in ``out`` that still stand, as (the game's arm, its games, the
+    experiment file's name), in the order of :data:`GAMES`, then level and players."""
+    found = []
+    for path in out.glob("seats-*.jsonl"):
+        head, games = runner.read(path)
+        arm = head.get("experiment", {}).get("arms", {}).get("a")
+        if head.get("superseded") or not games or not arm or arm.get("variant") not in GAMES:
+            continue
+        found.append((arm, [game for _, game in games], f"{path.stem}.toml"))
+    order = list(GAMES)
+    return sorted(found, key=lambda r: (order.index(r[0]["variant"]), r[0].get("level", 1),
+                                        r[0]["players"]))
+
+
+def _games_cell(games: list[dict]) -> str:
+    cut = sum(g["reason"] == "unfinished" for g in games)
+    return f"{len(games)}" + (f" ({cut} unfinished)" if cut else "")
+
+
+def _seat_cell(rate: Rate, players: int) -> str:
+    """A seat's rate, in bold where its interval leaves out the fair share."""
+    lo, hi = rate.interval
+    text = f"{rate.value:.1%} ({lo:.1%}-{hi:.1%})"
+    return f"**{text}**" if hi < 1 / players or lo > 1 / players else text
+
+
+def _setup(arm: dict) -> str:
+    if arm["variant"] == "pasta-logic":
+        return "the rulebook's deal"
+    return f"level {arm.get('level', 1)}"
+
+
+def seats_section(out: pathlib.Path, figures: bool = True) -> str:
+    """docs/lab/README.md's ``seats`` section: each seat's win rate with 2 players."""
+    rows = [r for r in _seat_results(out) if r[0]["players"] == 2]
+    if not rows:
+        return "(No 2-player seat results yet: `spaghetti lab publish --only 'seats-*'` " \
+               "plays them.)"
+    lines = ["| game | setup | games | first seat wins | second seat wins | draws | experiment |",
+             "|---|---|---|---|---|---|---|"]
+    for arm, games, name in rows:
+        first, second = seat_wins(games, 2)
+        draws = endings(games).get("draw")
+        lines.append(f"| {GAMES[arm['variant']]} | {_setup(arm)} | {_games_cell(games)} | "
+                     f"{_seat_cell(first, 2)} | {_seat_cell(second, 2)} | "
+                     f"{draws.k if draws else 0} | `{name}` |")
+    lines += ["", "Each seat's wins of the games played, with the 95 % interval (Wilson), in bold "
+              "where it leaves out a half; a draw is a game without a winner, an unfinished one "
+              "was cut off at 2,000 decisions (neither is a seat's win)."]
+    return "\n".join(lines)
+
+
+def seats_players_section(out: pathlib.Path, figures: bool = True) -> str:
+    """docs/lab/README.md's ``seats-players`` section: each seat's win rate with 3 to 5
+    players, a table for each game of the family."""
+    rows = [r for r in _seat_results(out) if r[0]["players"] > 2]
+    if not rows:
+        return "(No seat results of 3 to 5 players yet: `spaghetti lab publish --only " \
+               "'seats-*'` plays them.)"
+    seats = ("first seat", "second", "third", "fourth", "fifth")
+    lines: list[str] = []
+    for variant, game in GAMES.items():
+        mine = [r for r in rows if r[0]["variant"] == variant]
+        if not mine:
+            continue
+        heights = any(g["reason"] == "height" for _, games, _ in mine for g in games)
+        lines += [f"**{game}**" + (" (the games ended by a player reaching the height are "
+                                  "given beside the stalemates)" if heights else ""), "",
+                  "| level | players | games | " + " | ".join(seats) +
+                  " | draws | stalemates | length | experiment |",
+                  "|---|---|---|" + "---|" * len(seats) + "---|---|---|---|"]
+        for arm, games, name in mine:
+            players = arm["players"]
+            cells = [_seat_cell(r, players) for r in seat_wins(games, players)]
+            cells += [""] * (len(seats) - len(cells))
+            ends = endings(games)
+            draws = ends.get("draw")
+            stalemates = f"{ends['stalemate'].value:.0%}" if "stalemate" in ends else "0 %"
+            if "height" in ends:
+                stalemates += f" (+{ends['height'].value:.0%} at the height)"
+            lines.append(f"| {arm.get('level', 1)} | {players} | {_games_cell(games)} | "
+                         + " | ".join(cells) + f" | {draws.k if draws else 0} | {stalemates} | "
+                         f"{length(games)[0].value:.0f} | `{name}` |")
+        lines.append("")
+    lines.append("A seat's wins of the games played, with the 95 % interval (Wilson), in bold "
+                 "where it leaves out the fair share (a third, a quarter, a fifth). Stalemates "
+                 "end with a winner by C9's tie-break and count in the seats' rates; draws (no "
+                 "winner) are counted apart. Length is the mean number of decisions.")
+    return "\n".join(lines)
+
+
 #: The README's sections made from results, by marker name.
-SECTIONS: dict[str, Callable[[pathlib.Path, bool], str]] = {"strength": strength_section}
+SECTIONS: dict[str, Callable[[pathlib.Path, bool], str]] = {
+    "strength": strength_section, "seats": seats_section, "seats-players": seats_players_section}
 
 
 def write_sections(readme: pathlib.Path, out: pathlib.Path, figures: bool = True) -> list[str]:
