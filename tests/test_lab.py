@@ -487,3 +487,28 @@ def test_lab_publish_writes_the_seat_tables_from_the_seats_results(tmp_path):
     assert "**Battle of the Spaghetti Monsters**" in more and "Spaghetti Code**" not in more
     row = next(line for line in more.splitlines() if line.endswith("`seats-monsters-l1-3p.toml` |"))
     assert row.startswith("| 1 | 3 | 5 |") and row.count("%") >= 6
+
+
+def test_lab_publish_writes_the_balance_table_from_the_ab_results(tmp_path):
+    # Every A/B result gives rows: what arm b changes in words (the option's label), and each
+    # seat's rate in both arms (every seat with 3 players) with the difference.
+    experiments = tmp_path / "experiments"
+    experiments.mkdir()
+    (experiments / "snake.toml").write_text(
+        '[experiment]\nname = "snake"\nlevel = 2\nplayers = 3\nai = "random"\ngames = 6\n'
+        'seed = 0\n\n[b]\noptions = {placement_order = "snake"}\n', encoding="utf-8")
+    readme = tmp_path / "README.md"
+    readme.write_text("<!-- lab:balance -->\n<!-- /lab:balance -->\n", encoding="utf-8")
+    out = tmp_path / "results"
+    result = CliRunner().invoke(cli, ["lab", "publish", "--experiments", str(experiments),
+                                      "--out", str(out), "--readme", str(readme),
+                                      "--workers", "1", "--no-plots"])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in readme.read_text(encoding="utf-8").splitlines()
+            if line.startswith("| ") and not line.startswith("| arm b")]
+    assert rows[0].startswith("| Placement order: snake (back and forth) | Spaghetti Code, "
+                              "level 2, 3 players | random | 6 | 1 |")
+    assert [row.split("|")[5].strip() for row in rows] == ["1", "2", "3"]
+    saved = [json.loads(line) for line in (out / "snake.jsonl").read_text().splitlines()[1:]]
+    wins_b = sum(g["arm"] == "b" and g["game"]["winner"] == 2 for g in saved)
+    assert rows[2].split("|")[7].strip() == f"{wins_b / 6:.1%}"

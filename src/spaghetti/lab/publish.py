@@ -6,7 +6,9 @@ anew between their markers (``<!-- lab:NAME -->`` ... ``<!-- /lab:NAME -->``).
 Made from results today: ``strength``, the first seat's win rate against the players' strength
 (random, easy, normal, and perfect play at level 1 from the exact solve), one line per level;
 ``seats``, every seat's win rate with 2 players in each game of the family (``seats-*`` results
-of 2 players); ``seats-players``, the same with 3 to 5 players, a table for each game.
+of 2 players); ``seats-players``, the same with 3 to 5 players, a table for each game;
+``balance``, every A/B experiment (a ``[b]`` arm): what arm b changes, and each seat's win rate in
+both arms with the difference (the first seat's with 2 players, every seat's with more).
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ import re
 from collections.abc import Callable
 
 from ..ai import LEVELS
+from ..core.options import OPTIONS
 from ..errors import SetupError
 from . import runner
 from .exact import exact_seats
 from .experiment import Experiment
-from .measures import Rate, endings, length, seat_wins
+from .measures import Difference, Rate, endings, length, seat_wins
 
 #: The strengths of the seat-advantage figure, weakest first (perfect: level 1, exact).
 STRENGTHS = ("random", "easy", "normal", "hard")
@@ -216,9 +219,76 @@ def seats_players_section(out: pathlib.Path, figures: bool = True) -> str:
     return "\n".join(lines)
 
 
+def _change(a: dict, b: dict) -> str:
+    """What arm b changes of arm a, in words: the options by their labels, custom cards by their
+    file, the players."""
+    said = []
+    for name, value in b.get("options", {}).items():
+        if a.get("options", {}).get(name) == value:
+            continue
+        option = OPTIONS.get(name)
+        if option is None:
+            said.append(f"{name} = {value}")
+        elif isinstance(value, bool):
+            said.append(option.label + ("" if value else ": off"))
+        else:
+            said.append(f"{option.label}: {option.value_label(value)}")
+    if b.get("cards") != a.get("cards") and b.get("cards"):
+        said.append(f"custom cards join the deck ({pathlib.PurePath(b['cards']).name})")
+    if b.get("ai") != a.get("ai"):
+        said.append("players " + ", ".join(b["ai"]))
+    return "; ".join(said) or "(nothing)"
+
+
+def _game(arm: dict) -> str:
+    level = "" if arm["variant"] == "pasta-logic" else f", level {arm.get('level', 1)}"
+    return f"{GAMES.get(arm['variant'], arm['variant'])}{level}, {arm['players']} players"
+
+
+def balance_section(out: pathlib.Path, figures: bool = True) -> str:
+    """docs/lab/README.md's ``balance`` section: every A/B result that still stands."""
+    found = []
+    for path in sorted(out.glob("*.jsonl")):
+        head, games = runner.read(path)
+        arms = head.get("experiment", {}).get("arms", {})
+        if head.get("superseded") or "b" not in arms or not games:
+            continue
+        by_arm: dict[str, list[dict]] = {"a": [], "b": []}
+        for arm, game in games:
+            by_arm.setdefault(arm, []).append(game)
+        found.append((arms, by_arm, path.stem))
+    if not found:
+        return "(No A/B results yet.)"
+    found.sort(key=lambda r: (STRENGTHS.index(r[0]["a"]["ai"][0])
+                              if r[0]["a"]["ai"][0] in STRENGTHS else 9, r[2]))
+    lines = ["| arm b (what it changes) | game | players | games an arm | seat | "
+             "arm a (the rulebook) | arm b | difference b - a (95 %) | experiment |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for arms, by_arm, name in found:
+        a, b = arms["a"], arms["b"]
+        players = a["players"]
+        rates_a = seat_wins(by_arm["a"], players)
+        rates_b = seat_wins(by_arm["b"], players)
+        for seat in range(1 if players == 2 else players):
+            diff = Difference(rates_a[seat], rates_b[seat])
+            shown = f"**{diff}**" if diff.clear else str(diff)
+            first = (f"| {_change(a, b)} | {_game(a)} | {', '.join(a['ai'])} | "
+                    f"{min(len(by_arm['a']), len(by_arm['b']))} |" if seat == 0 else
+                    "| | | | |")
+            lines.append(f"{first} {seat + 1} | {rates_a[seat].value:.1%} | "
+                         f"{rates_b[seat].value:.1%} | {shown} | "
+                         + (f"`{name}.toml` |" if seat == 0 else " |"))
+    lines += ["", "Both arms play the same deals. A seat's win rate in each arm, and the "
+              "difference with Newcombe's 95 % interval, in bold where it leaves out zero; with "
+              "2 players the first seat's (the second's is the rest but for draws), with more "
+              "every seat's. The experiment file names its report (`results/NAME/report.md`)."]
+    return "\n".join(lines)
+
+
 #: The README's sections made from results, by marker name.
 SECTIONS: dict[str, Callable[[pathlib.Path, bool], str]] = {
-    "strength": strength_section, "seats": seats_section, "seats-players": seats_players_section}
+    "strength": strength_section, "seats": seats_section, "seats-players": seats_players_section,
+    "balance": balance_section}
 
 
 def write_sections(readme: pathlib.Path, out: pathlib.Path, figures: bool = True) -> list[str]:
