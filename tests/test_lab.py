@@ -424,19 +424,27 @@ def test_a_custom_card_arm_gets_its_own_card_table(tmp_path):
     assert "| Heal |" in b and "| Heal |" not in a
 
 
-def test_lab_publish_plays_the_experiments_and_writes_the_readme_sections(tmp_path):
-    experiments = tmp_path / "experiments"
-    experiments.mkdir()
-    (experiments / "strength-code-l1-random.toml").write_text(
-        '[experiment]\nname = "strength-code-l1-random"\nai = "random"\ngames = 6\n'
-        'seed = 100000\n', encoding="utf-8")
+def publish_in(tmp_path, experiments: dict[str, str], sections: tuple[str, ...]):
+    """Run ``lab publish`` on these experiment files (name: TOML) in a folder of their own,
+    with a README holding these sections' markers; the result, the README and the results."""
+    folder = tmp_path / "experiments"
+    folder.mkdir(exist_ok=True)
+    for name, text in experiments.items():
+        (folder / f"{name}.toml").write_text(text, encoding="utf-8")
     readme = tmp_path / "README.md"
-    readme.write_text("# Lab\n\n<!-- lab:strength -->\n<!-- /lab:strength -->\n",
-                      encoding="utf-8")
+    if not readme.exists():
+        readme.write_text("# Lab\n\n" + "\n".join(f"<!-- lab:{s} -->\n<!-- /lab:{s} -->\n"
+                                                 for s in sections), encoding="utf-8")
     out = tmp_path / "results"
-    args = ["lab", "publish", "--experiments", str(experiments), "--out", str(out),
+    args = ["lab", "publish", "--experiments", str(folder), "--out", str(out),
             "--readme", str(readme), "--workers", "1", "--no-plots"]
-    result = CliRunner().invoke(cli, args)
+    return CliRunner().invoke(cli, args), readme, out, args
+
+
+def test_lab_publish_plays_the_experiments_and_writes_the_readme_sections(tmp_path):
+    result, readme, out, args = publish_in(tmp_path, {"strength-code-l1-random": (
+        '[experiment]\nname = "strength-code-l1-random"\nai = "random"\ngames = 6\n'
+        'seed = 100000\n')}, ("strength",))
     assert result.exit_code == 0, result.output
     assert "1 experiment played" in result.output and "strength written anew" in result.output
     assert CliRunner().invoke(cli, args).exit_code == 0  # written again in place, not twice
@@ -461,20 +469,12 @@ def test_lab_publish_plays_the_experiments_and_writes_the_readme_sections(tmp_pa
 def test_lab_publish_writes_the_seat_tables_from_the_seats_results(tmp_path):
     # The README's seat tables are made from the seats-* results: 2 players in one table, 3 to 5
     # in a table per game, each seat's count as the results give it.
-    experiments = tmp_path / "experiments"
-    experiments.mkdir()
-    for name, variant, players in (("seats-code-l1", "spaghetti-code", 2),
-                                   ("seats-monsters-l1-3p", "spaghetti-monsters", 3)):
-        (experiments / f"{name}.toml").write_text(
-            f'[experiment]\nname = "{name}"\nvariant = "{variant}"\nplayers = {players}\n'
-            'ai = "random"\ngames = 5\nseed = 0\n', encoding="utf-8")
-    readme = tmp_path / "README.md"
-    readme.write_text("<!-- lab:seats -->\n<!-- /lab:seats -->\n\n<!-- lab:seats-players -->\n"
-                      "<!-- /lab:seats-players -->\n", encoding="utf-8")
-    out = tmp_path / "results"
-    result = CliRunner().invoke(cli, ["lab", "publish", "--experiments", str(experiments),
-                                      "--out", str(out), "--readme", str(readme),
-                                      "--workers", "1", "--no-plots"])
+    result, readme, out, _ = publish_in(tmp_path, {
+        name: f'[experiment]\nname = "{name}"\nvariant = "{variant}"\nplayers = {players}\n'
+              'ai = "random"\ngames = 5\nseed = 0\n'
+        for name, variant, players in (("seats-code-l1", "spaghetti-code", 2),
+                                       ("seats-monsters-l1-3p", "spaghetti-monsters", 3))},
+        ("seats", "seats-players"))
     assert result.exit_code == 0, result.output
     assert "seats, seats-players written anew" in result.output
     text = readme.read_text(encoding="utf-8")
@@ -492,17 +492,9 @@ def test_lab_publish_writes_the_seat_tables_from_the_seats_results(tmp_path):
 def test_lab_publish_writes_the_balance_table_from_the_ab_results(tmp_path):
     # Every A/B result gives rows: what arm b changes in words (the option's label), and each
     # seat's rate in both arms (every seat with 3 players) with the difference.
-    experiments = tmp_path / "experiments"
-    experiments.mkdir()
-    (experiments / "snake.toml").write_text(
+    result, readme, out, _ = publish_in(tmp_path, {"snake": (
         '[experiment]\nname = "snake"\nlevel = 2\nplayers = 3\nai = "random"\ngames = 6\n'
-        'seed = 0\n\n[b]\noptions = {placement_order = "snake"}\n', encoding="utf-8")
-    readme = tmp_path / "README.md"
-    readme.write_text("<!-- lab:balance -->\n<!-- /lab:balance -->\n", encoding="utf-8")
-    out = tmp_path / "results"
-    result = CliRunner().invoke(cli, ["lab", "publish", "--experiments", str(experiments),
-                                      "--out", str(out), "--readme", str(readme),
-                                      "--workers", "1", "--no-plots"])
+        'seed = 0\n\n[b]\noptions = {placement_order = "snake"}\n')}, ("balance",))
     assert result.exit_code == 0, result.output
     rows = [line for line in readme.read_text(encoding="utf-8").splitlines()
             if line.startswith("| ") and not line.startswith("| arm b")]
