@@ -142,6 +142,10 @@ def _seat_results(out: pathlib.Path) -> list[tuple[dict, list[dict], str]]:
                                         r[0]["players"]))
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _games_cell(games: list[dict]) -> str:
     cut = sum(g["reason"] == "unfinished" for g in games)
     return f"{len(games)}" + (f" ({cut} unfinished)" if cut else "")
@@ -171,8 +175,8 @@ def seats_section(out: pathlib.Path, figures: bool = True) -> str:
     for arm, games, name in rows:
         first, second = seat_wins(games, 2)
         draws = endings(games).get("draw")
-        lines.append(f"| {GAMES[arm['variant']]} | {_setup(arm)} | {_games_cell(games)} | "
-                     f"{_seat_cell(first, 2)} | {_seat_cell(second, 2)} | "
+        lines.append(f"| {_capital(GAMES[arm['variant']])} | {_setup(arm)} | "
+                     f"{_games_cell(games)} | {_seat_cell(first, 2)} | {_seat_cell(second, 2)} | "
                      f"{draws.k if draws else 0} | `{name}` |")
     lines += ["", "Each seat's wins of the games played, with the 95 % interval (Wilson), in bold "
               "where it leaves out a half; a draw is a game without a winner, an unfinished one "
@@ -194,8 +198,9 @@ def seats_players_section(out: pathlib.Path, figures: bool = True) -> str:
         if not mine:
             continue
         heights = any(g["reason"] == "height" for _, games, _ in mine for g in games)
-        lines += [f"**{game}**" + (" (the games ended by a player reaching the height are "
-                                  "given beside the stalemates)" if heights else ""), "",
+        title = f"**{_capital(game)}**"
+        lines += [title + (" (the games won by reaching the height that wins are given beside "
+                           "the stalemates)" if heights else ""), "",
                   "| level | players | games | " + " | ".join(seats) +
                   " | draws | stalemates | length | experiment |",
                   "|---|---|---|" + "---|" * len(seats) + "---|---|---|---|"]
@@ -242,7 +247,8 @@ def _change(a: dict, b: dict) -> str:
 
 def _game(arm: dict) -> str:
     level = "" if arm["variant"] == "pasta-logic" else f", level {arm.get('level', 1)}"
-    return f"{GAMES.get(arm['variant'], arm['variant'])}{level}, {arm['players']} players"
+    game = _capital(GAMES.get(arm["variant"], arm["variant"]))
+    return f"{game}{level}, {arm['players']} players"
 
 
 def balance_section(out: pathlib.Path, figures: bool = True) -> str:
