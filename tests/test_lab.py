@@ -469,7 +469,7 @@ def test_lab_publish_plays_the_experiments_and_writes_the_readme_sections(tmp_pa
 def test_lab_publish_writes_the_seat_tables_from_the_seats_results(tmp_path):
     # The README's seat tables are made from the seats-* results: 2 players in one table, 3 to 5
     # in a table per game, each seat's count as the results give it.
-    result, readme, out, _ = publish_in(tmp_path, {
+    result, readme, out, args = publish_in(tmp_path, {
         name: f'[experiment]\nname = "{name}"\nvariant = "{variant}"\nplayers = {players}\n'
               'ai = "random"\ngames = 5\nseed = 0\n'
         for name, variant, players in (("seats-code-l1", "spaghetti-code", 2),
@@ -487,6 +487,14 @@ def test_lab_publish_writes_the_seat_tables_from_the_seats_results(tmp_path):
     assert "**Battle of the Spaghetti Monsters**" in more and "Spaghetti Code**" not in more
     row = next(line for line in more.splitlines() if line.endswith("`seats-monsters-l1-3p.toml` |"))
     assert row.startswith("| 1 | 3 | 5 |") and row.count("%") >= 6
+    # --readme-only writes the sections again from the results there are, playing nothing.
+    saved = (out / "seats-code-l1.jsonl").read_text()
+    readme.write_text(two.split("<!-- lab:seats -->")[0] + "<!-- lab:seats -->\n"
+                      "<!-- /lab:seats -->\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, args + ["--readme-only"])
+    assert result.exit_code == 0 and "seats written anew" in result.output
+    assert "`seats-code-l1.toml` |" in readme.read_text(encoding="utf-8")
+    assert (out / "seats-code-l1.jsonl").read_text() == saved
 
 
 def test_lab_publish_writes_the_balance_table_from_the_ab_results(tmp_path):

@@ -212,15 +212,22 @@ def report_command(file: str, out_dir: str, no_plots: bool) -> None:
 @click.option("--rerun-superseded", is_flag=True,
               help="Play superseded results again from the start (else they stay as they are).")
 @click.option("--no-plots", is_flag=True, help="Write the reports without figures.")
+@click.option("--readme-only", is_flag=True,
+              help="Play nothing and write no report: only write the README's sections anew "
+                   "from the results there are (after results were copied in, say).")
 def publish_command(folder: str, only: str, out_dir: str, readme: str, workers: int | None,
-                    rerun_superseded: bool, no_plots: bool) -> None:
+                    rerun_superseded: bool, no_plots: bool, readme_only: bool) -> None:
     """Make the lab's published results again from their experiment files: play every
     experiment (resuming where its games are saved), write its report, then write anew the
     sections of the README made from results (between <!-- lab:NAME --> markers)."""
+    out = pathlib.Path(out_dir)
+    if readme_only:
+        written = publish.write_sections(pathlib.Path(readme), out, not no_plots)
+        click.echo(f"{readme}: {', '.join(written) or 'no section'} written anew")
+        return
     files = sorted(pathlib.Path(folder).glob(f"{only}.toml"))
     if not files:
         raise SetupError(f"no experiment files {only}.toml in {folder}")
-    out = pathlib.Path(out_dir)
     plan = publish.to_play([_read_experiment(str(f)) for f in files], out, rerun_superseded)
     for experiment, fresh in plan:
         results = _play(experiment, out, workers, fresh, None)
