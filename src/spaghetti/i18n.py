@@ -43,9 +43,9 @@ _STRINGS: dict[str, tuple[str, str]] = {
                   "評価を使う）。やさしいに対し勝率75〜95%（2〜4人）"),
     "ai.hard": ("hard: reads deeper and plays proven moves near the end (at level 1 from "
                 "placement on), about 5 s a move at most; won 90 % against normal at level 1 "
-                "and 75 % at level 3 with 2 players, 83-92 % with 3-4 players",
+                "and 76 % at level 3 with 2 players, 83-92 % with 3-4 players",
                 "つよい: さらに深く読み、終盤（レベル1では配置から）はソルバーが証明した手を指す"
-                "（1手およそ5秒以内）。2人ではふつうに対しレベル1で勝率90%、レベル3で75%、"
+                "（1手およそ5秒以内）。2人ではふつうに対しレベル1で勝率90%、レベル3で76%、"
                 "3〜4人では83〜92%"),
     "ai.perfect": ("perfect: the solver's proven move (at level 1 with two players, most whole "
                    "games; up to about 5 s more a move), else as hard; at level 1 even with "
