@@ -149,6 +149,21 @@ def test_the_published_results_still_stand_or_say_they_are_superseded():
         assert verdict.holds or verdict.superseded, path
 
 
+def test_the_readme_tables_are_what_lab_publish_makes_of_the_published_results():
+    # A result run again without `lab publish --readme-only` would leave the README's tables
+    # telling the old figures. (Without figures: the strength section's figure line follows.)
+    import pathlib
+    import re
+
+    from spaghetti.lab.publish import SECTIONS
+
+    readme = pathlib.Path("docs/lab/README.md").read_text(encoding="utf-8")
+    for name, make in SECTIONS.items():
+        block = re.search(rf"<!-- lab:{name} -->\n(.*?)<!-- /lab:{name} -->", readme, re.S)
+        assert block, f"docs/lab/README.md has no {name} section"
+        assert block.group(1).startswith(make(pathlib.Path("docs/lab/results"), False)), name
+
+
 def test_rates_and_differences_have_the_textbook_intervals():
     lo, hi = Rate(8, 10).interval
     assert (round(lo, 3), round(hi, 3)) == (0.49, 0.943)  # Wilson
