@@ -441,15 +441,15 @@ def test_a_custom_card_arm_gets_its_own_card_table(tmp_path):
 
 def publish_in(tmp_path, experiments: dict[str, str], sections: tuple[str, ...]):
     """Run ``lab publish`` on these experiment files (name: TOML) in a folder of their own,
-    with a README holding these sections' markers; the result, the README and the results."""
+    with a README holding these sections' markers: the result, the README, the results' folder
+    and the command's arguments (to run it again)."""
     folder = tmp_path / "experiments"
-    folder.mkdir(exist_ok=True)
+    folder.mkdir()
     for name, text in experiments.items():
         (folder / f"{name}.toml").write_text(text, encoding="utf-8")
     readme = tmp_path / "README.md"
-    if not readme.exists():
-        readme.write_text("# Lab\n\n" + "\n".join(f"<!-- lab:{s} -->\n<!-- /lab:{s} -->\n"
-                                                 for s in sections), encoding="utf-8")
+    readme.write_text("# Lab\n\n" + "\n".join(f"<!-- lab:{s} -->\n<!-- /lab:{s} -->\n"
+                                             for s in sections), encoding="utf-8")
     out = tmp_path / "results"
     args = ["lab", "publish", "--experiments", str(folder), "--out", str(out),
             "--readme", str(readme), "--workers", "1", "--no-plots"]
