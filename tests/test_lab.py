@@ -95,6 +95,35 @@ def test_a_result_records_where_its_games_come_from(tmp_path):
     assert len(game["digest"]) == 16
 
 
+def test_an_ab_where_a_network_ships_for_one_arm_only_judges_by_hand_in_both(monkeypatch):
+    """A network ships for the rulebook's options only: an A/B of a rule at level 3 with two
+    players would pit the learned evaluation (arm a) against the hand-written one (arm b), so
+    both arms judge by the hand-written one, and the provenance and the report say so."""
+    from spaghetti.ai import make_player
+    from spaghetti.lab import report, runner
+
+    level3 = SMALL.replace('ai = "random"', 'ai = "normal"\nlevel = 3')
+    ab = loads(level3)
+    assert not runner.learned_alike(ab)
+    assert runner.provenance(ab, learned=False)["evaluation"].startswith("hand-written")
+    assert "evaluation" not in runner.provenance(ab)
+    assert runner.learned_alike(loads(level3.split("[b]")[0]))  # one arm: as it ships
+    snake_both = level3.replace("seed = 3", 'seed = 3\noptions = {placement_order = "snake"}')
+    assert runner.learned_alike(loads(snake_both))  # no network in either arm: alike
+    asked = []
+
+    def recording(level, seed=None, clock=True, learned=True):
+        asked.append(learned)
+        return make_player("random", seed)
+
+    monkeypatch.setattr(runner, "make_player", recording)
+    games = {name: [runner.play_one(arm, 3, 0, learned=False)] for name, arm in ab.arms.items()}
+    assert asked == [False] * 4
+    summaries = {name: summary(played, 2) for name, played in games.items()}
+    text = report.markdown(ab, games, summaries, [], "cmd", learned=False)
+    assert "hand-written evaluation in both arms" in text
+
+
 def test_a_resumed_run_keeps_its_header_true_to_the_games_it_holds(tmp_path, monkeypatch):
     from spaghetti.lab import runner
 

@@ -100,8 +100,9 @@ def test_alpha_beta_judges_its_horizon_by_the_evaluation_it_is_given():
     assert option in state.legal() and calls
 
 
-def test_normal_and_hard_judge_by_the_network_where_one_ships():
-    game = Game(level=3, players=2)
+@pytest.mark.parametrize("level", [2, 3])
+def test_normal_and_hard_judge_by_the_network_where_one_ships(level):
+    game = Game(level=level, players=2)
     assert shipped(game) is not None
     assert learned_evaluation(game) is learned_evaluation(game)  # loaded once a process
     state = to_execution(game, 3)
@@ -117,7 +118,7 @@ def test_normal_and_hard_judge_by_the_network_where_one_ships():
 
 
 def test_a_game_without_a_network_plays_as_by_hand():
-    game = Game(level=2, players=2)
+    game = Game(level=1, players=2)
     assert learned_evaluation(game) is None
     state = to_execution(game, 4)
     for _ in range(6):
@@ -136,7 +137,7 @@ def test_mcts_playouts_end_in_the_networks_judgement_where_one_ships():
     assert learned._judge is learned_evaluation(game)
     assert {option for option, _, _ in rows} == set(state.legal())
     assert all(0.0 <= chance <= 1.0 for _, _, chance in rows)
-    other = to_execution(Game(level=2, players=2), 5)  # no network: the same search as before
+    other = to_execution(Game(level=1, players=2), 5)  # no network: the same search as before
     assert (MCTSPlayer(iterations=60, seed=3, learned=True).analyse(other)
             == MCTSPlayer(iterations=60, seed=3).analyse(other))
 

@@ -160,8 +160,10 @@ def _write_report(experiment: spec.Experiment, results: dict[str, list[dict]],
             images = report.figures(experiment, results, folder)
         except ImportError:
             note = "(Figures need matplotlib: pip install matplotlib.)"
+    cards = {arm.cards: read_cards(arm.cards) for arm in experiment.arms.values() if arm.cards}
     (folder / "report.md").write_text(
-        report.markdown(experiment, results, summaries, images, command, note), encoding="utf-8")
+        report.markdown(experiment, results, summaries, images, command, note,
+                        learned=runner.learned_alike(experiment, cards)), encoding="utf-8")
     console = Console(highlight=False)
     table = Table(title=f"{experiment.name}: win rate by seat (95% interval)",
                   title_justify="left")

@@ -97,8 +97,9 @@ def figures(experiment: Experiment, results: dict[str, list[dict]],
 
 
 def markdown(experiment: Experiment, results: dict[str, list[dict]], summaries: dict[str, dict],
-             images: list[str], command: str, note: str = "") -> str:
-    """The report's text."""
+             images: list[str], command: str, note: str = "", learned: bool = True) -> str:
+    """The report's text (``learned=False``: the searching players judged by the hand-written
+    evaluation in both arms, :func:`spaghetti.lab.runner.learned_alike`)."""
     lines = [f"# {experiment.name}", "", f"Reproduce: `{command}`", ""]
     for name, arm in experiment.arms.items():
         opts = ", ".join(f"{k}={v}" for k, v in arm.options.items() if v is not None) or "rulebook"
@@ -107,6 +108,9 @@ def markdown(experiment: Experiment, results: dict[str, list[dict]], summaries: 
                      f"options {opts}, players {ai}"
                      + (f", cards {arm.cards}" if arm.cards else ""))
     played = min(len(games) for games in results.values())
+    if not learned:
+        lines.append("- the searching players judge by the hand-written evaluation in both "
+                     "arms: a learned one ships for one arm's game only")
     lines += [f"- games per arm: {played}, deals from seed {experiment.seed} (the arms "
               "play the same deals)", ""]
     players = experiment.a.players

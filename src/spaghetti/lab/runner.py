@@ -24,6 +24,7 @@ from importlib import metadata
 from typing import Any
 
 from ..ai import definition, make_player
+from ..ai.value import learned_evaluation
 from ..core import engines
 from ..errors import SetupError
 from ..ray_cluster import connect
@@ -37,14 +38,18 @@ FORMAT = "spaghetti-lab/1"
 MAX_DECISIONS = 2_000
 
 
-def play_one(arm: Arm, seed: int, index: int, cards: tuple = ()) -> dict[str, Any]:
+def play_one(arm: Arm, seed: int, index: int, cards: tuple = (),
+             learned: bool = True) -> dict[str, Any]:
     """Game ``index`` of an arm: dealt by ``seed + index``, each seat's computer player seeded
-    from both. Returns what the measures read: the winner and how the game ended, its length,
-    and for each card how often each seat's flags ran it and how often it was passed."""
+    from both (``learned=False``: judging by the hand-written evaluation, see
+    :func:`learned_alike`). Returns what the measures read: the winner and how the game ended,
+    its length, and for each card how often each seat's flags ran it and how often it was
+    passed."""
     game = arm.game(cards)
     deal = seed + index
     state = game.new_state(seed=deal)
-    players = [make_player(arm.seat_ai(s), (seed * 1_000_003 + index) * 8 + s, clock=False)
+    players = [make_player(arm.seat_ai(s), (seed * 1_000_003 + index) * 8 + s, clock=False,
+                           learned=learned)
                for s in range(arm.players)]
     chance = random.Random(deal)
     runs: dict[str, list[int]] = {}
@@ -95,7 +100,17 @@ def _commit() -> str | None:
     return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
 
-def provenance(experiment: Experiment) -> dict[str, Any]:
+def learned_alike(experiment: Experiment, cards: dict[str, tuple] | None = None) -> bool:
+    """Whether the searching players judge by the learned evaluation where one ships: yes,
+    unless a network ships for one arm's game and not for the other's (a network ships for the
+    rulebook's options only), where an A/B would compare evaluations along with the rules; both
+    arms then judge by the hand-written one."""
+    ships = {learned_evaluation(arm.game((cards or {}).get(arm.cards or "", ()))) is not None
+             for arm in experiment.arms.values()}
+    return len(ships) == 1
+
+
+def provenance(experiment: Experiment, learned: bool = True) -> dict[str, Any]:
     """Where an experiment's games come from: the project's version and commit, the rules
     core's path (compiled or Python), each player's definition, the options and the seeds."""
     try:
@@ -105,6 +120,8 @@ def provenance(experiment: Experiment) -> dict[str, Any]:
     levels = sorted({ai for arm in experiment.arms.values() for ai in arm.ai})
     return {"version": version, "commit": _commit(), "engine": engines.path(),
             "players": {level: definition(level) for level in levels},
+            **({} if learned else {"evaluation": "hand-written in both arms (a network ships "
+                                                 "for one arm's game only)"}),
             "options": {name: arm.options for name, arm in experiment.arms.items()},
             "seeds": [experiment.seed, experiment.seed + experiment.games - 1]}
 
@@ -120,9 +137,9 @@ def experiment_of(data: dict[str, Any]) -> Experiment:
     return Experiment(data["name"], arms["a"], arms.get("b"), data["games"], data["seed"])
 
 
-def _job(args: tuple[Arm, int, int, tuple, str]) -> tuple[str, dict[str, Any]]:
-    arm, seed, index, cards, name = args
-    return name, play_one(arm, seed, index, cards)
+def _job(args: tuple[Arm, int, int, tuple, str, bool]) -> tuple[str, dict[str, Any]]:
+    arm, seed, index, cards, name, learned = args
+    return name, play_one(arm, seed, index, cards, learned)
 
 
 def read(path: pathlib.Path) -> tuple[dict[str, Any], list[tuple[str, dict]]]:
@@ -200,13 +217,14 @@ def verify(path: pathlib.Path, sample: int = 5,
         raise SetupError(f"{path}: its header's experiment does not match its key")
     cards = {arm.cards: read_cards(arm.cards) for arm in experiment.arms.values()
              if arm.cards and read_cards is not None}
+    learned = learned_alike(experiment, cards)
     step = max(1, len(games) // max(1, sample))
     picked = games[::step][:sample]
     differ = []
     for arm_name, saved in picked:
         arm = experiment.arms[arm_name]
         again = play_one(arm, experiment.seed, saved["i"],
-                         cards.get(arm.cards or "", ()))
+                         cards.get(arm.cards or "", ()), learned)
         fields = tuple(sorted(k for k in saved.keys() | again.keys()
                               if saved.get(k) != again.get(k)))
         if fields:
@@ -220,7 +238,8 @@ def _rewrite_header(path: pathlib.Path, head: dict[str, Any]) -> None:
                     encoding="utf-8")
 
 
-def _note_resumed(path: pathlib.Path, experiment: Experiment, playing: bool) -> None:
+def _note_resumed(path: pathlib.Path, experiment: Experiment, playing: bool,
+                  learned: bool) -> None:
     """A run goes on in a results file: its header takes the experiment as it is now (the
     number of games may have changed, and with it the seeds), and, when it plays new games,
     where they come from if that differs from the first run (another commit, engine or
@@ -228,7 +247,7 @@ def _note_resumed(path: pathlib.Path, experiment: Experiment, playing: bool) -> 
     head, _ = read(path)
     if "experiment" not in head:
         return  # a result made before headers kept the experiment (superseded)
-    now = provenance(experiment)
+    now = provenance(experiment, learned)
     first = head.get("provenance", {})
     changed = False
     if head["experiment"] != experiment_data(experiment):
@@ -268,20 +287,21 @@ def run(experiment: Experiment, path: pathlib.Path, cards: dict[str, tuple] | No
     if fresh and path.exists():
         path.unlink()
     done = load(path, experiment)
-    todo = [(arm, experiment.seed, i, (cards or {}).get(arm.cards or "", ()), name)
+    learned = learned_alike(experiment, cards)
+    todo = [(arm, experiment.seed, i, (cards or {}).get(arm.cards or "", ()), name, learned)
             for name, arm in experiment.arms.items()
             for i in range(experiment.games) if i not in done[name]]
     total = len(experiment.arms) * experiment.games
     path.parent.mkdir(parents=True, exist_ok=True)
     new = not path.exists() or path.stat().st_size == 0
     if not new:
-        _note_resumed(path, experiment, playing=bool(todo))
+        _note_resumed(path, experiment, playing=bool(todo), learned=learned)
     with path.open("a", encoding="utf-8") as out:
         if new:
             out.write(json.dumps({"format": FORMAT, "name": experiment.name,
                                   "key": experiment.key(),
                                   "experiment": experiment_data(experiment),
-                                  "provenance": provenance(experiment)}) + "\n")
+                                  "provenance": provenance(experiment, learned)}) + "\n")
         count = total - len(todo)
         if on_game:
             on_game(count, total)
