@@ -110,6 +110,7 @@ def test_an_ab_where_a_network_ships_for_one_arm_only_judges_by_hand_in_both(mon
     assert runner.learned_alike(loads(level3.split("[b]")[0]))  # one arm: as it ships
     snake_both = level3.replace("seed = 3", 'seed = 3\noptions = {placement_order = "snake"}')
     assert runner.learned_alike(loads(snake_both))  # no network in either arm: alike
+    assert runner.learned_alike(loads(level3.replace('"normal"', '"easy"')))  # reads none
     asked = []
 
     def recording(level, seed=None, clock=True, learned=True):

@@ -61,6 +61,8 @@ HARD_NODES, HARD_SECONDS, HARD_PROOF_NODES = 200_000, 4.5, 20_000
 #: which it settles most placements; 20,000 positions kept only 88 % of proven wins there.
 HARD_LEVEL1_NODES = 2_000_000
 LEVELS = ("random", "easy", "normal", "hard", "perfect")
+#: The levels that judge by a learned evaluation where one ships (``make_player(learned=...)``).
+LEARNING_LEVELS = ("normal", "hard", "perfect")
 
 
 def make_player(level: str, seed: int | None = None, clock: bool = True,

@@ -262,7 +262,9 @@ def balance_section(out: pathlib.Path, figures: bool = True) -> str:
         by_arm: dict[str, list[dict]] = {"a": [], "b": []}
         for arm, game in games:
             by_arm.setdefault(arm, []).append(game)
-        found.append((arms, by_arm, path.stem))
+        # The players' column says where both arms judged by hand (runner.learned_alike).
+        hand = not runner.learned_alike(runner.experiment_of(head["experiment"]))
+        found.append((arms, by_arm, path.stem, hand))
     if not found:
         return "(No A/B results yet.)"
     found.sort(key=lambda r: (STRENGTHS.index(r[0]["a"]["ai"][0])
@@ -270,7 +272,7 @@ def balance_section(out: pathlib.Path, figures: bool = True) -> str:
     lines = ["| arm b (what it changes) | game | players | games an arm | seat | "
              "arm a (the rulebook) | arm b | difference b - a (95 %) | experiment |",
              "|---|---|---|---|---|---|---|---|---|"]
-    for arms, by_arm, name in found:
+    for arms, by_arm, name, hand in found:
         a, b = arms["a"], arms["b"]
         players = a["players"]
         rates_a = seat_wins(by_arm["a"], players)
@@ -278,7 +280,8 @@ def balance_section(out: pathlib.Path, figures: bool = True) -> str:
         for seat in range(1 if players == 2 else players):
             diff = Difference(rates_a[seat], rates_b[seat])
             shown = f"**{diff}**" if diff.clear else str(diff)
-            first = (f"| {_change(a, b)} | {_game(a)} | {', '.join(a['ai'])} | "
+            ai = ", ".join(a["ai"]) + (" (hand-written evaluation)" if hand else "")
+            first = (f"| {_change(a, b)} | {_game(a)} | {ai} | "
                     f"{min(len(by_arm['a']), len(by_arm['b']))} |" if seat == 0 else
                     "| | | | |")
             lines.append(f"{first} {seat + 1} | {rates_a[seat].value:.1%} | "

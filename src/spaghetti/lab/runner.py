@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 from typing import Any
 
-from ..ai import definition, make_player
+from ..ai import LEARNING_LEVELS, definition, make_player
 from ..ai.value import learned_evaluation
 from ..core import engines
 from ..errors import SetupError
@@ -104,7 +104,9 @@ def learned_alike(experiment: Experiment, cards: dict[str, tuple] | None = None)
     """Whether the searching players judge by the learned evaluation where one ships: yes,
     unless a network ships for one arm's game and not for the other's (a network ships for the
     rulebook's options only), where an A/B would compare evaluations along with the rules; both
-    arms then judge by the hand-written one."""
+    arms then judge by the hand-written one. (``easy`` and ``random`` read no network.)"""
+    if not any(ai in LEARNING_LEVELS for arm in experiment.arms.values() for ai in arm.ai):
+        return True
     ships = {learned_evaluation(arm.game((cards or {}).get(arm.cards or "", ()))) is not None
              for arm in experiment.arms.values()}
     return len(ships) == 1
