@@ -66,6 +66,11 @@ def test_a_run_saves_every_game_resumes_and_replays_exactly(tmp_path):
     fresh = run(loads(SMALL.replace("games = 6", "games = 8")), tmp_path / "other.jsonl",
                 workers=1)
     assert fresh == longer
+    # Cut shorter again: the games past it stay saved, and are not counted (as the report).
+    from spaghetti.lab import runner
+    shorter = run(loads(SMALL.replace("games = 6", "games = 5")), path, workers=1)
+    assert [len(g) for g in shorter.values()] == [5, 5]
+    assert len(runner.read(path)[1]) == 16 and len(runner.declared(path)[1]) == 10
 
 
 def test_a_results_file_of_another_setup_is_refused_and_a_cut_line_played_again(tmp_path):

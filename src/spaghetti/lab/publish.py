@@ -40,7 +40,7 @@ def strength_rates(out: pathlib.Path) -> dict[tuple[int, int], dict[str, Rate]]:
         match = _STRENGTH_NAME.match(path.stem)
         if not match or match.group(3) not in LEVELS:
             continue
-        head, games = runner.read(path)
+        head, games = runner.declared(path)
         if head.get("superseded") or not games:
             continue
         players = int(match.group(2) or 2)
@@ -132,7 +132,7 @@ def _seat_results(out: pathlib.Path) -> list[tuple[dict, list[dict], str]]:
     experiment file's name), in the order of :data:`GAMES`, then level and players."""
     found = []
     for path in out.glob("seats-*.jsonl"):
-        head, games = runner.read(path)
+        head, games = runner.declared(path)
         arm = head.get("experiment", {}).get("arms", {}).get("a")
         if head.get("superseded") or not games or not arm or arm.get("variant") not in GAMES:
             continue
@@ -255,7 +255,7 @@ def balance_section(out: pathlib.Path, figures: bool = True) -> str:
     """docs/lab/README.md's ``balance`` section: every A/B result that still stands."""
     found = []
     for path in sorted(out.glob("*.jsonl")):
-        head, games = runner.read(path)
+        head, games = runner.declared(path)
         arms = head.get("experiment", {}).get("arms", {})
         if head.get("superseded") or "b" not in arms or not games:
             continue

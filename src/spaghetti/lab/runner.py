@@ -171,6 +171,17 @@ def read(path: pathlib.Path) -> tuple[dict[str, Any], list[tuple[str, dict]]]:
     return head, games
 
 
+def declared(path: pathlib.Path) -> tuple[dict[str, Any], list[tuple[str, dict]]]:
+    """:func:`read`, less the games past the number its experiment declares (a run stopped
+    past them, or one whose experiment was cut shorter, keeps them for when it grows again), as
+    the report counts them."""
+    head, games = read(path)
+    declared_games = head.get("experiment", {}).get("games")
+    if isinstance(declared_games, int):
+        games = [(arm, game) for arm, game in games if game["i"] < declared_games]
+    return head, games
+
+
 def load(path: pathlib.Path, experiment: Experiment) -> dict[str, dict[int, dict]]:
     """The games saved for this experiment, by arm and index. Raises :class:`SetupError` if the
     file holds another experiment's games."""
