@@ -107,14 +107,17 @@ def test_an_ab_where_a_network_ships_for_one_arm_only_judges_by_hand_in_both(mon
     from spaghetti.ai import make_player
     from spaghetti.lab import report, runner
 
-    level3 = SMALL.replace('ai = "random"', 'ai = "normal"\nlevel = 3')
+    level3 = SMALL.replace('ai = "random"', 'ai = "normal"\nlevel = 3').replace(
+        'placement_order = "snake"', 'stalemate = "manual"')
     ab = loads(level3)
     assert not runner.learned_alike(ab)
     assert runner.provenance(ab, learned=False)["evaluation"].startswith("hand-written")
     assert "evaluation" not in runner.provenance(ab)
     assert runner.learned_alike(loads(level3.split("[b]")[0]))  # one arm: as it ships
-    snake_both = level3.replace("seed = 3", 'seed = 3\noptions = {placement_order = "snake"}')
-    assert runner.learned_alike(loads(snake_both))  # no network in either arm: alike
+    manual_both = level3.replace("seed = 3", 'seed = 3\noptions = {stalemate = "manual"}')
+    assert runner.learned_alike(loads(manual_both))  # no network in either arm: alike
+    snake = level3.replace('stalemate = "manual"', 'placement_order = "snake"')
+    assert runner.learned_alike(loads(snake))  # the network judges both: Option.judged_alike
     assert runner.learned_alike(loads(level3.replace('"normal"', '"easy"')))  # reads none
     asked = []
 

@@ -117,6 +117,16 @@ def test_normal_and_hard_judge_by_the_network_where_one_ships(level):
     assert by_hand._judge is None
 
 
+def test_a_network_judges_the_game_with_options_that_change_only_the_order_of_play():
+    rulebook = shipped(Game(level=3, players=2))
+    snake = shipped(Game(level=3, players=2, options={"placement_order": "snake"}))
+    assert rulebook is not None and snake is not None
+    assert np.array_equal(snake.w1, rulebook.w1)
+    assert shipped(Game(level=3, players=2, options={"fair_first": True})) is None
+    assert shipped(Game(level=3, players=2, options={"instant_cards": True})) is None
+    assert shipped(Game(level=3, players=2, options={"stalemate": "manual"})) is None
+
+
 def test_a_game_without_a_network_plays_as_by_hand():
     game = Game(level=1, players=2)
     assert learned_evaluation(game) is None
@@ -140,10 +150,6 @@ def test_mcts_playouts_end_in_the_networks_judgement_where_one_ships():
     other = to_execution(Game(level=1, players=2), 5)  # no network: the same search as before
     assert (MCTSPlayer(iterations=60, seed=3, learned=True).analyse(other)
             == MCTSPlayer(iterations=60, seed=3).analyse(other))
-
-
-def test_no_shipped_weights_for_changed_rules():
-    assert shipped(Game(level=3, players=2, options={"placement_order": "snake"})) is None
 
 
 def test_the_training_command_plays_learns_and_writes_what_made_the_weights(tmp_path):

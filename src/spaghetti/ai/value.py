@@ -139,9 +139,11 @@ class ValueNet:
 
 
 def shipped(game: Game) -> ValueNet | None:
-    """The network that ships for this game (rulebook options), or None."""
+    """The network that ships for this game (rulebook options, but for those that change only
+    the order of play: ``Option.judged_alike``), or None."""
     if game.custom_cards or any(game.options.get(name) != option.default
-                                for name, option in game.rules.options.items()):
+                                for name, option in game.rules.options.items()
+                                if not option.judged_alike):
         return None
     path = WEIGHTS / f"{game_key(game)}.npz"
     return ValueNet.load(path) if path.exists() else None

@@ -38,7 +38,10 @@ class Option:
     ``values``: the values it may take, the default first. ``players``: the player counts it is
     for (empty: any). ``label`` and ``meaning`` say it in English, ``label_ja`` and
     ``meaning_ja`` in Japanese; ``value_labels`` names a value in words where its own spelling
-    does not say it (``{"snake": ("snake (back and forth)", "折り返し")}``)."""
+    does not say it (``{"snake": ("snake (back and forth)", "折り返し")}``). ``judged_alike``:
+    it changes only the order of play, not what a position holds, so a learned evaluation of the
+    game at its default judges the game with any of its values
+    (:func:`spaghetti.ai.value.shipped`)."""
 
     name: str
     values: tuple[Any, ...]
@@ -48,6 +51,7 @@ class Option:
     meaning_ja: str
     value_labels: dict[str, tuple[str, str]] = field(default_factory=dict)
     players: tuple[int, ...] = ()
+    judged_alike: bool = False
 
     @property
     def default(self) -> Any:
@@ -104,7 +108,7 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "配置の手番の順: `round_robin` は 0,1,…,N-1,0,1,…(ルールブック)、`snake` は "
            "0,1,…,N-1,N-1,…,0,0,1,…(作者の2009年のメモ)",
            {"round_robin": ("round robin", "順番に"),
-            "snake": ("snake (back and forth)", "折り返し")}),
+            "snake": ("snake (back and forth)", "折り返し")}, judged_alike=True),
     Option("remove_all_winner", ("head", "tail"), "When every flag is removed, the winner is",
            "全フラグ除去時の勝者",
            "when one RemoveCommand removes every remaining flag: the owner of the removed "
