@@ -129,10 +129,15 @@ def run_command(file: str | None, name: str | None, variant: str, level: int, pl
     _write_report(experiment, results, out, command, no_plots)
 
 
+def _read_cards(experiment: spec.Experiment) -> dict[str, tuple]:
+    """The custom cards of the experiment's arms, by the file each names."""
+    return {arm.cards: read_cards(arm.cards) for arm in experiment.arms.values() if arm.cards}
+
+
 def _play(experiment: spec.Experiment, out: pathlib.Path, workers: int | None, fresh: bool,
           ray_address: str | None) -> dict[str, list[dict]]:
     """Play an experiment into OUT/NAME.jsonl (resuming), with a progress bar on a terminal."""
-    cards = {arm.cards: read_cards(arm.cards) for arm in experiment.arms.values() if arm.cards}
+    cards = _read_cards(experiment)
     console = Console(highlight=False, stderr=True)
     with Progress(TextColumn(experiment.name), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
@@ -160,7 +165,7 @@ def _write_report(experiment: spec.Experiment, results: dict[str, list[dict]],
             images = report.figures(experiment, results, folder)
         except ImportError:
             note = "(Figures need matplotlib: pip install matplotlib.)"
-    cards = {arm.cards: read_cards(arm.cards) for arm in experiment.arms.values() if arm.cards}
+    cards = _read_cards(experiment)
     (folder / "report.md").write_text(
         report.markdown(experiment, results, summaries, images, command, note,
                         learned=runner.learned_alike(experiment, cards)), encoding="utf-8")

@@ -53,6 +53,10 @@ class Arm:
     def seat_ai(self, seat: int) -> str:
         return self.ai[seat] if len(self.ai) > 1 else self.ai[0]
 
+    def cards_in(self, read: dict[str, tuple] | None) -> tuple:
+        """This arm's custom cards among those read by file name (none where it names no file)."""
+        return (read or {}).get(self.cards or "", ())
+
     def game(self, custom_cards: tuple = ()) -> Game:
         """The game this arm plays (raises :class:`SetupError` naming what is wrong)."""
         return Game(level=self.level, players=self.players, variant=self.variant,
@@ -87,7 +91,7 @@ class Experiment:
             if len(arm.ai) not in (1, arm.players):
                 raise SetupError(f"arm {name}: ai lists {len(arm.ai)} players for "
                                  f"{arm.players} seats (give one, or one per seat)")
-            arm.game((custom_cards or {}).get(arm.cards or "", ()))
+            arm.game(arm.cards_in(custom_cards))
 
 
 def _arm(table: dict, base: Arm | None, where: str) -> Arm:

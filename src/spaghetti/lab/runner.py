@@ -102,12 +102,13 @@ def _commit() -> str | None:
 
 def learned_alike(experiment: Experiment, cards: dict[str, tuple] | None = None) -> bool:
     """Whether the searching players judge by the learned evaluation where one ships: yes,
-    unless a network ships for one arm's game and not for the other's (a network ships for the
-    rulebook's options only), where an A/B would compare evaluations along with the rules; both
-    arms then judge by the hand-written one. (``easy`` and ``random`` read no network.)"""
+    unless a network ships for one arm's game and not for the other's (an option that changes
+    what a position holds leaves its game without one: ``ai.value.shipped``), where an A/B would
+    compare evaluations along with the rules; both arms then judge by the hand-written one.
+    (``easy`` and ``random`` read no network.)"""
     if not any(ai in LEARNING_LEVELS for arm in experiment.arms.values() for ai in arm.ai):
         return True
-    ships = {learned_evaluation(arm.game((cards or {}).get(arm.cards or "", ()))) is not None
+    ships = {learned_evaluation(arm.game(arm.cards_in(cards))) is not None
              for arm in experiment.arms.values()}
     return len(ships) == 1
 
@@ -237,7 +238,7 @@ def verify(path: pathlib.Path, sample: int = 5,
     for arm_name, saved in picked:
         arm = experiment.arms[arm_name]
         again = play_one(arm, experiment.seed, saved["i"],
-                         cards.get(arm.cards or "", ()), learned)
+                         arm.cards_in(cards), learned)
         fields = tuple(sorted(k for k in saved.keys() | again.keys()
                               if saved.get(k) != again.get(k)))
         if fields:
@@ -301,7 +302,7 @@ def run(experiment: Experiment, path: pathlib.Path, cards: dict[str, tuple] | No
         path.unlink()
     done = load(path, experiment)
     learned = learned_alike(experiment, cards)
-    todo = [(arm, experiment.seed, i, (cards or {}).get(arm.cards or "", ()), name, learned)
+    todo = [(arm, experiment.seed, i, arm.cards_in(cards), name, learned)
             for name, arm in experiment.arms.items()
             for i in range(experiment.games) if i not in done[name]]
     total = len(experiment.arms) * experiment.games
