@@ -29,7 +29,7 @@ COMPILED_CORE = [*(f"src/spaghetti/core/{name}.py"
                  # The searches most bound by the engine's speed (hints, analysis, the lab, the
                  # computer players): MCTS, alpha-beta and the evaluation they share.
                  "src/spaghetti/ai/mcts.py", "src/spaghetti/ai/alphabeta.py",
-                 "src/spaghetti/ai/evaluate.py",
+                 "src/spaghetti/ai/evaluate.py", "src/spaghetti/ai/playout.py",
                  # The environments' observation vector (written at every step), and the
                  # vector environment's step of every game.
                  "src/spaghetti/envs/observation.py", "src/spaghetti/envs/batch.py"]

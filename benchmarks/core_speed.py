@@ -4,7 +4,10 @@
 
 Random play (every decision a uniformly random legal option through the integer door,
 placement and the repetition check included) of the same deals on both paths, interleaved in
-rounds so that the machine's load falls on both alike; CPU time of this process. Also MCTS
+rounds so that the machine's load falls on both alike; CPU time of this process. Twice: driven
+by a loop of this script (Python calling the core), and by
+:func:`spaghetti.ai.playout.play_at_random` on the same path as the core (the compiled driver
+calls the compiled core directly, as the searches and the vector environment do). Also MCTS
 iterations and alpha-beta positions a second (levels 1 and 3), copies a second and the bytes
 of a copied state (level 3, 3 players, as random_play.py measures them). Without a compiled core
 (spaghetti.core.engines.COMPILED false) both sides are Python and the ratios are about 1.
@@ -21,6 +24,7 @@ from typing import Any
 
 from spaghetti import Game
 from spaghetti.ai.alphabeta import AlphaBetaPlayer
+from spaghetti.ai import playout
 from spaghetti.ai.mcts import MCTSPlayer
 from spaghetti.core import engines
 
@@ -42,6 +46,20 @@ SETUPS = [
     ("Nightmare 2p", "nightmare", 1, 2, {}),
     ("Nightmare 4p, coin flip", "nightmare", 1, 4, {"coin_flip": True}),
 ]
+
+
+def play_compiled(game: Game, games: int, python: bool, seed: int) -> tuple[int, float]:
+    """As :func:`play`, the same games, driven by :func:`spaghetti.ai.playout.play_at_random`
+    on the same path as the rules core: compiled code calling the compiled core (as the
+    searches and the vector environment do), against the same loop as Python on the Python
+    core."""
+    driver = (engines.python_module("ai.playout") if python else playout).play_at_random
+    random_ = random.Random(seed).random
+    decisions = 0
+    start = time.process_time()
+    for g in range(games):
+        decisions += driver(game.new_state(seed=seed + g, python=python), random_)
+    return decisions, time.process_time() - start
 
 
 def play(game: Game, games: int, python: bool, seed: int) -> tuple[int, float]:
@@ -130,24 +148,30 @@ def main() -> None:
     parser.add_argument("--only", help="only the setups whose label contains this text")
     args = parser.parse_args()
     print(f"rules core: {engines.path()}; {args.games} games x {args.rounds} rounds a setup")
-    print(f"{'setup':50} {'python/s':>10} {'compiled/s':>11} {'ratio':>6}")
+    print("random play driven from a Python loop, and from play_at_random (compiled code on "
+          "the compiled path): decisions a second")
+    print(f"{'setup':50} {'python/s':>10} {'compiled/s':>11} {'ratio':>6}"
+          f" {'python/s':>10} {'compiled/s':>11} {'ratio':>6}")
     for label, variant, level, players, options in SETUPS:
         if args.only and args.only not in label:
             continue
         game = Game(level=level, players=players, variant=variant, options=options)
-        totals = {False: [0, 0.0], True: [0, 0.0]}
-        play(game, 2, True, seed=0)  # warm up: load the Python core, fill the caches
-        play(game, 2, False, seed=0)
-        for r in range(args.rounds):
-            for python in (r % 2 == 0, r % 2 != 0):  # alternate which goes first
-                decisions, seconds = play(game, args.games, python, seed=1000 * r)
-                totals[python][0] += decisions
-                totals[python][1] += seconds
-        if totals[False][0] != totals[True][0]:
-            sys.exit(f"{label}: the two paths played different games")
-        slow = totals[True][0] / totals[True][1]
-        fast = totals[False][0] / totals[False][1]
-        print(f"{label:50} {slow:10,.0f} {fast:11,.0f} {fast / slow:5.2f}x", flush=True)
+        rates = []
+        for driver in (play, play_compiled):
+            totals = {False: [0, 0.0], True: [0, 0.0]}
+            driver(game, 2, True, seed=0)  # warm up: load the Python core, fill the caches
+            driver(game, 2, False, seed=0)
+            for r in range(args.rounds):
+                for python in (r % 2 == 0, r % 2 != 0):  # alternate which goes first
+                    decisions, seconds = driver(game, args.games, python, seed=1000 * r)
+                    totals[python][0] += decisions
+                    totals[python][1] += seconds
+            if totals[False][0] != totals[True][0]:
+                sys.exit(f"{label}: the two paths played different games")
+            slow = totals[True][0] / totals[True][1]
+            fast = totals[False][0] / totals[False][1]
+            rates.append(f"{slow:10,.0f} {fast:11,.0f} {fast / slow:5.2f}x")
+        print(f"{label:50} {' '.join(rates)}", flush=True)
     print(f"the loop alone (a stand-in engine): {loop_alone(args.games * 3):.2f} us a decision")
     for search, what in ((mcts, "MCTS iterations/s"), (alphabeta, "alpha-beta positions/s")):
         for level in (1, 3):

@@ -143,3 +143,38 @@ def test_the_history_keeps_the_action_ids_as_given():
         action = state.legal_actions()[-1]
         state.apply_action(action)
         assert state.history[-1] is action
+
+
+def test_a_legal_id_made_anew_is_taken_as_the_one_the_state_gave():
+    # Found by identity first; an equal int made elsewhere (a record, a learner) still counts.
+    state = spaghetti.new_game(seed=3)
+    while not state.is_over:
+        action = state.legal_actions()[-1]
+        state.apply_action(int(str(action)))
+        assert state.history[-1] == action
+
+
+@pytest.mark.parametrize("level, players", [(1, 2), (3, 3)])
+def test_random_play_driven_from_compiled_code_plays_the_same_games_on_both_paths(level, players):
+    from spaghetti.ai import playout
+    slow_playout = engines.python_module("ai.playout")
+    game = spaghetti.Game(level=level, players=players)
+    for seed in range(5):
+        fast = game.new_state(seed=seed)
+        slow = game.new_state(seed=seed, python=True)
+        played = playout.play_at_random(fast, random.Random(seed).random)
+        assert slow_playout.play_at_random(slow, random.Random(seed).random) == played
+        assert fast.is_over and fast.history == slow.history and played == len(fast.history)
+        loop = game.new_state(seed=seed)  # the same draws as a Python loop of the door
+        draw = random.Random(seed).random
+        while not loop.is_over:
+            options = loop.legal_actions()
+            loop.apply_action(options[int(draw() * len(options))])
+        assert loop.history == fast.history
+
+
+def test_random_play_stops_at_its_limit():
+    from spaghetti.ai.playout import play_at_random
+    state = spaghetti.new_game(seed=2)
+    assert play_at_random(state, random.Random(1).random, limit=7) == 7
+    assert len(state.history) == 7 and not state.is_over

@@ -63,7 +63,11 @@ __all__ = ["EXECUTION", "FIELDS", "OVER", "PLACEMENT", "SETUP", "BoardKey", "Sta
 def _legal_id(action: object, legal: tuple) -> bool:
     """Is this one of the legal ids (an int: True and 1.0 equal 1)? (A function, and ``legal``
     an untyped tuple, so that ``action`` stays an object: compiled code would otherwise unbox it
-    as an int, and box it again.)"""
+    as an int, and box it again.) The ids a caller took from the legal options are those very
+    objects: found by identity, without comparing numbers."""
+    for option in legal:
+        if option is action:
+            return True
     return action in legal and type(action) is int
 
 
