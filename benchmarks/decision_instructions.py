@@ -17,7 +17,7 @@ import argparse
 
 from spaghetti import Game
 
-from core_speed import play  # (this folder: the scripts run from it)
+from core_speed import SETUPS, play, play_compiled  # (this folder: the scripts run from it)
 
 
 def main() -> None:
@@ -25,10 +25,21 @@ def main() -> None:
     parser.add_argument("--level", type=int, default=3)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=600)
+    parser.add_argument("--setup", help="a setup of core_speed.py by its label (with "
+                        "options): overrides --level and --players")
     parser.add_argument("--python", action="store_true", help="the readable Python path")
+    parser.add_argument("--compiled-driver", action="store_true",
+                        help="drive the games from compiled code (ai/playout.py), as searches do")
     args = parser.parse_args()
     game = Game(level=args.level, players=args.players)
-    decisions, _ = play(game, args.games, args.python, 0)
+    if args.setup:
+        chosen = [s for s in SETUPS if s[0] == args.setup]
+        if not chosen:
+            parser.error(f"no setup {args.setup!r}: one of " + "; ".join(s[0] for s in SETUPS))
+        _, variant, level, players, options = chosen[0]
+        game = Game(level=level, players=players, variant=variant, options=options)
+    driver = play_compiled if args.compiled_driver else play
+    decisions, _ = driver(game, args.games, args.python, 0)
     print(f"{decisions} decisions")
 
 

@@ -178,3 +178,16 @@ def test_random_play_stops_at_its_limit():
     state = spaghetti.new_game(seed=2)
     assert play_at_random(state, random.Random(1).random, limit=7) == 7
     assert len(state.history) == 7 and not state.is_over
+
+
+def test_random_play_hands_the_state_the_ids_it_gave():
+    # Compiled code that typed the ids as ints would unbox the one drawn and box it anew, and
+    # the state would then find it by value (ids above 256 are new objects each time).
+    from spaghetti.ai.playout import play_at_random
+    state = spaghetti.Game(level=3).new_state(seed=4)
+    draw = random.Random(5).random
+    while not state.is_over:
+        options = state.legal_actions()
+        play_at_random(state, draw, limit=1)
+        assert any(state.history[-1] is option for option in options)
+    assert max(state.history) > 256  # (ids that small ints' cache would not have kept)

@@ -8,7 +8,7 @@ play at the speed the compiled consumers of the core see it (``benchmarks/core_s
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, cast
 
 from ..core.state import State
 
@@ -25,10 +25,11 @@ def play_at_random(state: State, draw: Callable[[], float], limit: int = 1 << 30
     True
     """
     n = 0
-    legal: tuple[object, ...]  # the ids as the state gave them (unboxed, each would be made anew)
     while n < limit and not state.is_over:
-        legal = state.legal_actions()
+        # (The ids as the state gave them: typed as ints, compiled code would unbox the one
+        # drawn and box it anew, and the state would find it by value, not by identity.)
+        legal = cast(tuple, state.legal_actions())
         x: float = draw()
-        state.apply_action(legal[int(x * len(legal))])
+        state.apply_action(legal[int(x * float(len(legal)))])  # (floats multiplied unboxed)
         n += 1
     return n

@@ -91,12 +91,12 @@ FIELDS = (
     "to_move", "place_order", "place_index", "turn_pos", "cmd", "this_uid", "cmd_vals",
     "step_i", "count_left", "chosen", "n_chosen", "selected", "removed_queue", "rearrive",
     "marked", "winner", "draw", "reason", "seen", "seen_sig", "repeated", "history",
-    "auto_stalemate", "derived", "is_over", "progressed", "_legal", "_sig", "plain", "rp_on",
+    "auto_stalemate", "derived", "is_over", "progressed", "_legal", "_sig", "plain", "rp_card",
     "memory_on", "flip", "trail", "here", "c10_visit", "later", "first_cmd", "first",
     "to_arrange", "deal", "instant", "instant_gone", "opened", "passes", "rot", "tokens",
     "interrupters", "inst_on", "intr_on", "seq_open", "drawn", "calls", "temp_chips",
     "simple_key", "arrivals", "jumps", "run_dir", "copied", "free", "win", "coin_on",
-    "coin_due", "tail_first", "heals", "runs_others", "stacking",
+    "coin_due", "tail_first", "heals", "runs_others", "stacking", "blind",
 )
 
 
@@ -149,6 +149,7 @@ class BoardState(Board):
         self.seen: set = set()
         self.seen_sig: int | None = None  # see seen_signature; None: not kept
         self.repeated = False
+        self.blind = False  # a line C4 tries out: no position is looked for or remembered
         self.history: list[Any] = []  # action ids (as given: see State.apply_action)
         # (The options read as a dictionary: the game's option() is a call into Python.)
         option = game.options.get
@@ -157,7 +158,10 @@ class BoardState(Board):
         self.is_over = False  # True once the game has ended
         self.progressed = False  # an irreversible change since the last elimination check
         # Expansions (SPEC section 3). Without them, visits take a faster path.
-        self.rp_on = bool(option("reverse_priority"))
+        # ReversePriority's card where the option puts it in the deck (C10 looks for it in the
+        # program at each arrival), else None.
+        self.rp_card: CardType | None = \
+            game.rules.reverse_priority if option("reverse_priority") else None
         self.memory_on = bool(option("memory"))
         self.flip = bool(option("reverse_flips_priority"))
         self.inst_on = bool(option("instant_cards"))
@@ -176,7 +180,7 @@ class BoardState(Board):
         self.coin_on = bool(option("coin_flip"))
         self.coin_due = False
         self.tail_first = False
-        self.plain = not (self.rp_on or self.memory_on or self.flip or self.intr_on
+        self.plain = not (self.rp_card is not None or self.memory_on or self.flip or self.intr_on
                           or self.coin_on)
         # Those with state of their own add it to the position key (C9).
         # The Nightmare notes: flags that arrive when the cursor moves (seat, card uid), JUMP's
@@ -194,7 +198,8 @@ class BoardState(Board):
         self.heals = game.heals
         self.runs_others = game.runs_others
         self.stacking = bool(option("stacking"))
-        self.trail: tuple = (None, None)  # C11: the cards of the two arrivals before this one
+        # C11: the cards of the two arrivals before this one
+        self.trail: tuple[CardType | None, CardType | None] = (None, None)
         self.here: CardType | None = None  # the card of the latest arrival
         self.c10_visit = False  # this visit follows C10 (ReversePriority in the program)
         self.later: tuple = ()  # Memory: remembered commands still to run, with their values

@@ -51,7 +51,7 @@ class Position(BoardState):
 
     def _reached(self) -> None:
         """A decision point has been reached: check it against the earlier positions."""
-        if self.phase != EXECUTION:
+        if self.phase != EXECUTION or self.blind:
             return
         if self.derived:
             self.derived = False
@@ -105,13 +105,14 @@ class Position(BoardState):
             ctx = self._target_context()
         else:
             ctx = (d, self.to_move, self.interrupters)
-        # (The queues as one tuple in it: unpacking them would build a list first.)
-        key: tuple[Any, ...] = (ctx, self.cursor, self.direction, sig, tuple(self.queues))
         if self.simple_key:
-            return key
+            # (The queues as one tuple in it: unpacking them would build a list first.)
+            return (ctx, self.cursor, self.direction, sig, tuple(self.queues))
         # The state of the expansions (C9): the remembered cards, whether C10 rules the visit,
         # the unused instant cards with their chips, the interrupt tokens, the cards waiting
-        # for a call to end.
+        # for a call to end. (Gathered in a list and made a tuple once: each tuple added to a
+        # tuple would copy the whole key.)
+        key: list[Any] = [ctx, self.cursor, self.direction, sig, tuple(self.queues)]
         if self.memory_on:
             older, newer = self.trail
             if d == D_INTERRUPT:
@@ -122,26 +123,29 @@ class Position(BoardState):
                     newer = None
             elif not self._may_recall():  # pushed out unread at the next arrival (P13)
                 older = None
-            key += (None if older is None else older.name, None if newer is None else newer.name,
-                    None if self.here is None else self.here.name)
-        if self.rp_on:
-            key += (self.c10_visit,)
+            here = self.here
+            key.append(None if older is None else older.name)
+            key.append(None if newer is None else newer.name)
+            key.append(None if here is None else here.name)
+        if self.rp_card is not None:
+            key.append(self.c10_visit)
         if self.inst_on:
-            key += (tuple(h and (h[0].name, h[1]) for h in self.instant),)
+            key.append(tuple(h and (h[0].name, h[1]) for h in self.instant))
         if self.intr_on:
-            key += (self.tokens,)
+            key.append(self.tokens)
         if self.calls:
             n = len(self.uids)  # a return to a follower (C19) counts from -n
-            key += (tuple(self.uids.index(u) if type(u) is int
-                          else None if u[1] is None else self.uids.index(u[1]) - n
-                          for u in self.calls),)
+            key.append(tuple(self.uids.index(u) if type(u) is int
+                             else None if u[1] is None else self.uids.index(u[1]) - n
+                             for u in self.calls))
         if self.coin_on:
-            key += (self.tail_first,)
+            key.append(self.tail_first)
         if self.arrivals or self.jumps:  # flags on their way, fixed JUMP destinations
             index = {u: i for i, u in enumerate(self.uids)}
-            key += ("on their way", tuple((s, index.get(u)) for s, u in self.arrivals),
-                    tuple(sorted((index.get(j), index.get(t)) for j, t in self.jumps)))
-        return key
+            key.append("on their way")
+            key.append(tuple((s, index.get(u)) for s, u in self.arrivals))
+            key.append(tuple(sorted((index.get(j), index.get(t)) for j, t in self.jumps)))
+        return tuple(key)
 
     def _target_context(self) -> tuple:
         """What is being decided inside a command (SPEC 7.1): the command, its step, the count

@@ -210,6 +210,7 @@ class State(Opening):
         new.draw = self.draw
         new.reason = self.reason
         new.repeated = self.repeated
+        new.blind = self.blind
         new.auto_stalemate = self.auto_stalemate
         new.derived = self.derived
         new.is_over = self.is_over
@@ -217,7 +218,7 @@ class State(Opening):
         new._legal = self._legal
         new._sig = self._sig
         new.plain = self.plain
-        new.rp_on = self.rp_on
+        new.rp_card = self.rp_card
         new.memory_on = self.memory_on
         new.flip = self.flip
         new.trail = self.trail
@@ -478,6 +479,7 @@ class State(Opening):
         """A copy to try a line on, blind to repetition (it only compares outcomes)."""
         trial = self._blank_copy()
         trial.auto_stalemate = False
+        trial.blind = True
         return trial
 
     def _changes(self, card: CardType, vals: tuple[int, ...]) -> bool:
@@ -542,7 +544,13 @@ class State(Opening):
             if self.memory_on:  # C11: every arrival counts, empty cards too
                 self.trail = (self.trail[1], self.here)
                 self.here = self.kinds[c]
-            self.c10_visit = self.rp_on and self.game.rules.reverse_priority in self.kinds
+            rp = self.rp_card
+            self.c10_visit = False
+            if rp is not None:
+                for kind in self.kinds:  # (by identity, as `in` would, without its calls)
+                    if kind is rp:
+                        self.c10_visit = True
+                        break
         q = self.queues[c]
         if self.coin_on:  # a new visit: its order is yet to be flipped for, if it matters
             self.tail_first = False
@@ -622,11 +630,14 @@ class State(Opening):
                 self.decision = D_COIN
                 self.to_move = None
                 return
-            order = range(len(q) - 1, -1, -1) if self._walks_backwards() else range(len(q))
-            for k in order:
+            # (A walk by index, not over a range object made at each visit.)
+            step = -1 if self._walks_backwards() else 1
+            k = len(q) - 1 if step < 0 else 0
+            while 0 <= k < len(q):
                 if q[k] & PENDING:
                     self._give_turn(c, q, k)
                     return
+                k += step
             if self.calls:  # a call's visit is over: back to the card that called (C16)
                 self._return_from_call()
                 continue

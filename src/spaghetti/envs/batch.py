@@ -158,7 +158,7 @@ class Batch:
             assert to_move is not None
             who = others[to_move]
             if type(who) is RandomPlayer:  # (its draw made here, without its Python)
-                options = state.legal_actions()
+                options = cast(tuple, state.legal_actions())  # (ids as given: playout.py)
                 state.apply_action(options[below(cast(RandomPlayer, who).rng, len(options))])
             else:
                 choose_action = getattr(who, "choose_action", None)
