@@ -29,7 +29,7 @@ import math
 import random
 import time
 from collections.abc import Iterable
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from ..core import notation as N
 from ..core.draws import shuffle
@@ -219,8 +219,8 @@ class MCTSPlayer(ActionPlayer):
                     others = [a for a in legal if a != me and a != N.DONE and a != N.DECLARE]
                     # (int(random() * n): randrange is Python code, a fifth of a playout)
                     action = others[int(random_() * len(others))] if others else legal[0]
-            else:
-                action = legal[int(random_() * len(legal))]
+            else:  # (the id as the state gave it: see ai/playout.py)
+                action = cast(tuple, legal)[int(random_() * len(legal))]
             state.apply_action(action)
         if state.is_over:
             return state.returns()
