@@ -15,7 +15,7 @@ equally often, and a game counts for Y when a Y wins it (a draw: a half), for X 
 equal players score 50 %. A level ``LEVEL+hand`` is that level judging the positions its search
 leaves unexplored by the hand-written evaluation even where a learned one ships for the game
 (spaghetti.ai.value), as every level did before one shipped (``--pairs normal+hand-normal``
-pits the two evaluations).
+pits the two evaluations); ``easy+steady`` is ``easy`` without its random mistakes.
 ``--no-clock`` plays the players by their budgets of positions alone,
 without the seconds caps (``make_player(clock=False)``, as the lab plays): then the machine's
 load cannot change a game, and a game replays from its seeds. A game still on after
@@ -73,11 +73,14 @@ def seatings(players: int) -> list[tuple[bool, ...]]:
 
 def player(name: str, seed: int, clock: bool) -> Any:
     """A level of ``make_player``; ``LEVEL+hand``: that level judging by the hand-written
-    evaluation alone (``make_player(learned=False)``)."""
-    base, _, hand = name.partition("+")
-    if hand not in ("", "hand"):
-        raise ValueError(f"unknown player {name!r}: LEVEL or LEVEL+hand")
-    return make_player(base, seed, clock=clock, learned=not hand)
+    evaluation alone (``make_player(learned=False)``); ``easy+steady``: ``easy`` without its
+    random mistakes (``make_player(mistakes=0)``)."""
+    base, _, modifier = name.partition("+")
+    if modifier == "steady" and base == "easy":
+        return make_player(base, seed, clock=clock, mistakes=0.0)
+    if modifier not in ("", "hand"):
+        raise ValueError(f"unknown player {name!r}: LEVEL, LEVEL+hand or easy+steady")
+    return make_player(base, seed, clock=clock, learned=not modifier)
 
 
 def play(job: dict) -> dict:

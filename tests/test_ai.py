@@ -288,6 +288,17 @@ def test_easy_plays_one_decision_in_four_at_random_and_replays_exactly():
     assert 0.6 * expected <= mistakes <= 1.4 * expected, (mistakes, expected, decisions)
 
 
+def test_easy_without_mistakes_is_the_greedy_player():
+    # (ladder.py's easy+steady): the same choices as the greedy player with the same seed.
+    steady, greedy = make_player("easy", 4, clock=False, mistakes=0.0), GreedyPlayer(4)
+    assert steady.mistakes == 0.0
+    state = spaghetti.new_game(3, 2, seed=4)
+    while not state.is_over and len(state.history) < 60:
+        option = steady.choose_action(state)
+        assert greedy.choose_action(state) == option
+        state.apply_action(option)
+
+
 def test_greedy_mistakes_must_be_a_share():
     with pytest.raises(ValueError, match="share of the decisions"):
         GreedyPlayer(1, mistakes=1.5)

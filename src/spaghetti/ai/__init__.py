@@ -66,7 +66,7 @@ LEARNING_LEVELS = ("normal", "hard", "perfect")
 
 
 def make_player(level: str, seed: int | None = None, clock: bool = True,
-                learned: bool = True) -> Player:
+                learned: bool = True, mistakes: float = EASY_MISTAKES) -> Player:
     """A computer player of a difficulty in ``LEVELS``.
 
     ``clock=False`` leaves out the seconds cap: the player's budgets are then counts of
@@ -74,6 +74,7 @@ def make_player(level: str, seed: int | None = None, clock: bool = True,
     load (the lab plays so, and ``spaghetti lab verify`` replays its games). ``learned=False``
     makes ``normal``, ``hard`` and ``perfect`` judge by the hand-written evaluation even where a
     network ships for the game (as they all did before one shipped: benchmarks compare them).
+    ``mistakes``: the share of ``easy``'s decisions played at random (benchmarks try others).
 
     >>> type(make_player("easy", 1)).__name__
     'GreedyPlayer'
@@ -84,7 +85,7 @@ def make_player(level: str, seed: int | None = None, clock: bool = True,
     if level == "random":
         return RandomPlayer(seed)
     if level == "easy":
-        return GreedyPlayer(seed, seconds=capped(EASY_SECONDS), mistakes=EASY_MISTAKES)
+        return GreedyPlayer(seed, seconds=capped(EASY_SECONDS), mistakes=mistakes)
     if level == "normal":
         return AlphaBetaPlayer(max_nodes=NORMAL_NODES, seconds=capped(NORMAL_SECONDS), seed=seed,
                                learned=learned)
