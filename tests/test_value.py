@@ -176,13 +176,14 @@ def test_the_training_command_plays_learns_and_writes_what_made_the_weights(tmp_
         assert json.loads(str(data["meta"]))["nodes"] == 30
 
 
-def test_the_c_kernel_and_its_python_twin_give_the_same_number_to_the_last_bit():
+@pytest.mark.parametrize("hidden", [16, 64, 67])  # (the kernel's vectorized sums and a tail)
+def test_the_c_kernel_and_its_python_twin_give_the_same_number_to_the_last_bit(hidden):
     from spaghetti.ai import value as module
 
     rng = np.random.default_rng(3)
-    net = ValueNet(rng.normal(0, 0.2, (16, 300)).astype(np.float32),
-                   rng.normal(0, 0.1, 16).astype(np.float32),
-                   rng.normal(0, 0.5, 16).astype(np.float32), 0.05)
+    net = ValueNet(rng.normal(0, 0.2, (hidden, 300)).astype(np.float32),
+                   rng.normal(0, 0.1, hidden).astype(np.float32),
+                   rng.normal(0, 0.5, hidden).astype(np.float32), 0.05)
     for _ in range(50):
         x = rng.integers(-99, 100, 300) * (rng.random(300) < 0.1)
         raw = x.astype(np.int8).tobytes()
