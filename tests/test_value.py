@@ -117,6 +117,27 @@ def test_normal_and_hard_judge_by_the_network_where_one_ships(level):
     assert by_hand._judge is None
 
 
+@pytest.mark.parametrize("options", [{}, {"sequential_open": True}])
+def test_the_evaluation_keeps_card_blocks_and_judges_as_if_written_afresh(options):
+    # (Its cache of card blocks a seat: a search's positions mostly share their cards.)
+    from spaghetti.envs.encoding import Encoder, program_length
+
+    game = Game(level=3, players=3, options=options)
+    encoder = Encoder(game, program_length(game, None))
+    net = small_net(encoder.size, seed=2)
+    evaluate = net.evaluation(game)
+    rng = np.random.default_rng(4)
+    for deal in range(4):
+        state = game.new_state(seed=deal)
+        while not state.is_over:
+            for seat in range(3):
+                assert evaluate(state, seat) == SCALE * net.value_raw(encoder.raw(state, seat))
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+            if rng.random() < 0.2:  # a search's jumps between branches
+                state = state.copy()
+
+
 def test_a_network_judges_the_game_with_options_that_change_only_the_order_of_play():
     rulebook = shipped(Game(level=3, players=2))
     snake = shipped(Game(level=3, players=2, options={"placement_order": "snake"}))

@@ -117,9 +117,12 @@ class ValueNet:
             raise SetupError(f"this evaluation reads {self.inputs} numbers a position; "
                              f"{game_key(game)} has {encoder.size}")
         raw, value = encoder.raw, self.value_raw
+        # A search's positions differ from each other in a card or two: each seat's card
+        # blocks are kept and copied where the card has not changed.
+        blocks = [encoder.card_blocks() for _ in range(game.players)]
 
         def evaluate(state: State, seat: int) -> float:
-            return SCALE * value(raw(state, seat))
+            return SCALE * value(raw(state, seat, blocks[seat]))
 
         return evaluate
 

@@ -38,7 +38,7 @@ from ..core.game import Game
 from ..core.state import State
 from ..errors import SetupError
 from .observation import (CHOOSING, DECIDING, INSTANT_STATUS, LIMIT, PHASES, QUEUE_FEATURES,
-                          MaskWriter, SEAT_FEATURES, Writer)
+                          CardBlocks, MaskWriter, SEAT_FEATURES, Writer)
 
 #: Program cards, flag positions in one queue, parameters of one card, seats: the ranges the
 #: compact ids cover (the OpenSpiel adapter's).
@@ -205,7 +205,9 @@ class Encoder:
         self.size = at
         # (``python=True``: the module's source run as Python, where it is compiled; the two
         # write the same vectors, which tests/test_envs.py checks.)
-        writer = python_module("envs.observation").Writer if python else Writer
+        module = python_module("envs.observation") if python else None
+        writer = module.Writer if module is not None else Writer
+        self._blocks = module.CardBlocks if module is not None else CardBlocks
         self._writer = writer(p, cards, self.names, self.params, self.queue, self.slot,
                               self.card_features, self.instants, self.iparams, starts, self.size,
                               hidden=bool(game.option("sequential_open")),
@@ -227,9 +229,16 @@ class Encoder:
         """The position as ``seat`` may know it, seats numbered from ``seat``."""
         return np.frombuffer(self.raw(state, seat), dtype=np.int8).astype(np.float32)
 
-    def raw(self, state: State, seat: int) -> bytes:
-        """:meth:`encode`'s numbers as they are written: one signed byte a feature."""
-        return self._writer.write(state, int(seat))
+    def raw(self, state: State, seat: int, blocks: CardBlocks | None = None) -> bytes:
+        """:meth:`encode`'s numbers as they are written: one signed byte a feature.
+        ``blocks`` (:meth:`card_blocks`, one for each seat it is used for): the card blocks
+        written before, copied where a card has not changed, as a search's positions mostly
+        have not."""
+        return self._writer.write(state, int(seat), blocks)
+
+    def card_blocks(self) -> CardBlocks:
+        """An empty cache of card blocks for :meth:`raw`, for one seat."""
+        return self._blocks(self._writer.cards)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """The observation space's bounds (every entry lies in ``[-LIMIT, LIMIT]``)."""
