@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..core import notation as N
-from ..core.state import D_TARGET, State
+from ..core.state import D_TARGET, BoardKey, State
 from .base import ActionPlayer
 from .evaluate import evaluate, evaluate_all
 from .greedy import WIN_DELAY
@@ -80,7 +80,7 @@ class AlphaBetaPlayer(ActionPlayer):
         self._limit = max_nodes if isinstance(max_nodes, int) else 0  # for the game searched
         self._deadline: float | None = None
         # The best option a position had, as the state gave it (Any, not int: see _after).
-        self._best: dict[tuple, Any] = {}
+        self._best: dict[BoardKey, Any] = {}
         self._table: dict[tuple, tuple] = {}
         self._deeper = False
 
@@ -197,9 +197,11 @@ class AlphaBetaPlayer(ActionPlayer):
         self._deeper |= outer
         return best
 
-    def _ordered(self, state: State, legal: tuple) -> tuple[tuple, tuple]:
+    def _ordered(self, state: State, legal: tuple) -> tuple[BoardKey, tuple]:
         """The position's key, and its options with the best of the last visit first."""
-        key = state.position_key()
+        # (With its hash kept: the search looks it up and stores it twice each, alone and in
+        # the table's slot, where a tuple would be hashed whole each time.)
+        key = BoardKey(state.position_key())
         first = self._best.get(key)
         return key, legal if first is None else (first, *(a for a in legal if a != first))
 

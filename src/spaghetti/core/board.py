@@ -60,6 +60,7 @@ class BoardKey:
     """The board's part of a position key (the cards, their modifiers and chips, and lives
     where they heal), with its hash kept: the board changes at about one decision in ten, and
     every decision's key is hashed into ``seen``, so hashing it once saves most of that work.
+    (Alpha-beta keeps its whole position keys so too: it hashes each four times.)
     Equal to a BoardKey of the same parts of either path (the compiled and the Python one)."""
 
     __slots__ = ("parts", "hashed")
