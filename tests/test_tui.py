@@ -12,6 +12,7 @@ import json
 import os
 import re
 import signal
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -219,6 +220,23 @@ def test_the_top_line_fits_80_columns_and_the_difficulty_is_described_in_full(la
             assert description in help_text(app)
 
     asyncio.run(play())
+
+
+def test_a_tick_of_the_move_clock_after_the_game_screen_is_gone_does_nothing():
+    # A tick may come as the app closes, its widgets gone: it had asked for the top line and
+    # crashed (seen once in a run of the suite on a busy machine).
+    state = spaghetti.Game(level=1, players=2).new_state(None, 9999)
+    app = GameApp(Setup(state, [None, RandomPlayer(1)], 9999, "random"), move_clock=60)
+
+    async def play() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert app.deadline is not None
+
+    asyncio.run(play())
+    app.deadline = time.monotonic() + 30
+    app._tick()
+    assert app.deadline is not None  # (nothing played, nothing shown)
 
 
 # ------------------------------------------------------------------ choosing, reviewing, hints

@@ -572,7 +572,9 @@ class GameApp(App[None]):
                 self.notice(t("save_failed", self.lang, err=exc), "bold red")
 
     def _tick(self) -> None:
-        if self.deadline is None:
+        # (Not while the game's widgets are away: a tick may come as the app closes, or while
+        # another screen is shown; the clock is read again at the next one.)
+        if self.deadline is None or not self._is_mounted_ready():
             return
         state = self.model.state
         if state.is_over or self.thinking:
