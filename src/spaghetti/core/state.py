@@ -478,7 +478,6 @@ class State(Opening):
     def _trial(self) -> State:
         """A copy to try a line on, blind to repetition (it only compares outcomes)."""
         trial = self._blank_copy()
-        trial.auto_stalemate = False
         trial.blind = True
         return trial
 

@@ -37,6 +37,7 @@ from ..core.engines import python_module
 from ..core.game import Game
 from ..core.state import State
 from ..errors import SetupError
+from . import observation
 from .observation import (CHOOSING, DECIDING, INSTANT_STATUS, LIMIT, PHASES, QUEUE_FEATURES,
                           CardBlocks, MaskWriter, SEAT_FEATURES, Writer)
 
@@ -205,13 +206,12 @@ class Encoder:
         self.size = at
         # (``python=True``: the module's source run as Python, where it is compiled; the two
         # write the same vectors, which tests/test_envs.py checks.)
-        module = python_module("envs.observation") if python else None
-        writer = module.Writer if module is not None else Writer
-        self._blocks = module.CardBlocks if module is not None else CardBlocks
-        self._writer = writer(p, cards, self.names, self.params, self.queue, self.slot,
-                              self.card_features, self.instants, self.iparams, starts, self.size,
-                              hidden=bool(game.option("sequential_open")),
-                              fair_first=bool(game.option("fair_first")))
+        module = python_module("envs.observation") if python else observation
+        self._blocks = module.CardBlocks
+        self._writer: Writer = module.Writer(
+            p, cards, self.names, self.params, self.queue, self.slot, self.card_features,
+            self.instants, self.iparams, starts, self.size,
+            hidden=bool(game.option("sequential_open")), fair_first=bool(game.option("fair_first")))
 
     def layout(self) -> list[tuple[str, int, int]]:
         """The blocks of the vector in order: ``(name, start, length)``."""
