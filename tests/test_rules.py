@@ -67,6 +67,18 @@ def test_setup_program_must_have_enough_cards():
     assert names(state) == ["Bug", "Bug", "Bug", "ForkBomb"]
 
 
+def test_a_program_has_at_most_as_many_cards_as_an_option_can_name():
+    """``flag N.K`` keeps N in 8 bits of its id: with 257 cards, a flag on the last card would
+    have read as another option."""
+    with pytest.raises(spaghetti.SetupError, match="257 cards; at most 256"):
+        spaghetti.new_game(1, 2, program=["MoveFlag"] * 257)
+    state = spaghetti.new_game(1, 2, program=["MoveFlag"] * 256)
+    assert state.legal() == [f"place {i}" for i in range(256)]
+    state.apply("place 255")
+    assert state.to_move == 1  # the other seat: every card, each with its own id
+    assert len(set(state.legal_actions())) == 256 and "place 255" in state.legal()
+
+
 # ---------------------------------------------------------------- 2.2 placement
 
 

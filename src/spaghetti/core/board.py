@@ -112,12 +112,12 @@ class BoardState(Board):
             return
         n = game.players
         self.game = game
-        self.program = tuple(c.name for c in cards)  # as dealt, for records
-        self.kinds = list(cards)
-        self.mods = [(0,) * len(c.params) for c in cards]
-        self.vals = [c.params for c in cards]
-        self.queues: list[tuple[int, ...]] = [() for _ in cards]
-        self.uids = list(range(len(cards)))
+        self.program: tuple[str, ...] = ()  # the cards as dealt, for records (lay_out)
+        self.kinds: list[CardType] = []
+        self.mods: list[tuple[int, ...]] = []
+        self.vals: list[tuple[int, ...]] = []
+        self.queues: list[tuple[int, ...]] = []
+        self.uids: list[int] = []
         self.cursor = 0
         self.direction = 1
         self.lives = [game.life] * n
@@ -208,28 +208,43 @@ class BoardState(Board):
         self._legal: tuple[int, ...] | None = None
         self._sig: BoardKey | None = None
         self.first = 0  # the first player: places first (seat 0 unless the fair first player)
-        self.deal = tuple(instants)  # instant cards in face-down order (the referee's truth)
+        self.deal: tuple[CardType, ...] = ()  # instant cards face down in order (the referee's)
         # Per seat: the unused instant card and the net chips on its parameters, or None; and how
         # it left the game: None, ("used", card) revealed, or ("discarded", None) unrevealed.
         self.instant: tuple = (None,) * n
         self.instant_gone: tuple = (None,) * n
-        # The cards before this index are face up (sequential open lays them out face down).
-        self.opened = 0 if self.seq_open else len(cards)
+        self.opened = 0  # the cards before this index are face up (lay_out)
         self.passes = 0  # sequential open: passes in a row on the open card
         self.rot = 0  # sequential open: the seat whose turn it is in the rotation
         self.tokens: tuple[int, ...] = (0,) * n  # interrupt tokens (C13)
         self.interrupters: tuple[int, ...] = ()  # eliminated seats still to answer this advance
         self.drawn: tuple[int, ...] = ()  # face-down instant cards taken so far, by index
         self.to_arrange: tuple[CardType, ...] = ()
-        if option("fair_first"):  # A (seat 0) lays out the program card by card
+        self.lay_out(cards, instants)
+
+    def lay_out(self, cards: Sequence[CardType], instants: Iterable[CardType]) -> None:
+        """Deal the program's cards and the instant cards (face down, in order) to a state made
+        without them: the start of a game. (Game.new_state copies such a state, made once for
+        its game, and deals to the copy: a copy is several times cheaper than reading the
+        game's facts again.)"""
+        self.program = tuple([c.name for c in cards])
+        self.deal = tuple(instants)
+        # The cards before this index are face up (sequential open lays them out face down).
+        self.opened = 0 if self.seq_open else len(cards)
+        self._legal = None
+        self._sig = None
+        if self.game.option("fair_first"):  # A (seat 0) lays out the program card by card
             self.to_arrange = tuple(cards)
-            for name in ("kinds", "mods", "vals", "queues", "uids"):
-                setattr(self, name, [])
             self.phase = SETUP
             self.decision = D_ARRANGE
             self.to_move = 0
-        else:
-            self._after_arrangement()
+            return
+        self.kinds = list(cards)
+        self.mods = [(0,) * len(c.params) for c in cards]
+        self.vals = [c.params for c in cards]
+        self.queues = [() for _ in cards]
+        self.uids = list(range(len(cards)))
+        self._after_arrangement()
 
     @property
     def players(self) -> int:

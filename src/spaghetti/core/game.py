@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import SetupError
 from .cards import CardType
+from .codes import MAX_CARDS
 from .draws import shuffle
 from .state import State
 from .options import OPTIONS
@@ -297,6 +298,8 @@ class Game:
             raise SetupError("program must be a list of card names")
         else:
             cards = [self.card(name) for name in program]
+        if len(cards) > MAX_CARDS:  # a card's index fills 8 bits of an option's id
+            raise SetupError(f"the program has {len(cards)} cards; at most {MAX_CARDS}")
         if len(cards) < self.flags_placed:
             has = "1 card" if len(cards) == 1 else f"{len(cards)} cards"
             raise SetupError(f"the program has {has}; level {self.level} needs at least "
@@ -308,7 +311,22 @@ class Game:
             instants = self.instant_deal(deal)
         elif deal is not None:
             raise SetupError("an instant card deal needs the option instant_cards")
-        return State(self, cards, instants)
+        state = self._start.copy()
+        state.lay_out(cards, instants)
+        return state
+
+    @cached_property
+    def _start(self) -> State:
+        """A state of this game before its cards are dealt: new states are its copies, which
+        do not read the game's facts again."""
+        return State(self)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # (Pickled without the start state: a game travels to worker processes, and the state
+        # is made again where it is needed.)
+        state = dict(self.__dict__)
+        state.pop("_start", None)
+        return state
 
     def instant_deal(self, deal: Any) -> list[CardType]:
         """The instant cards of a deal given by name: each of the three exactly once."""

@@ -19,7 +19,7 @@ from .board import (
     PLACEMENT,
     SETUP,
 )
-from .codes import DECLARE, INTERRUPT, PASS, PLACE, SEAT, TAKE
+from .codes import DECLARE, INTERRUPT_ID, PASS, PLACE_ID, SEAT, TAKE_ID
 from .flags import OWNER_SHIFT
 from .outcome import Outcome
 
@@ -138,10 +138,10 @@ class Opening(Outcome):
             seat = self.actor
             c = self.opened - 1
             if self.hand[seat] and seat << OWNER_SHIFT not in self.queues[c]:
-                return (PASS, PLACE | c)
+                return (PASS, PLACE_ID[c])
             return (PASS,)
         if d == D_INTERRUPT:
-            options = (PASS,) + tuple(INTERRUPT | i for i in range(len(self.queues)))
+            options = (PASS,) + INTERRUPT_ID[:len(self.queues)]
             return options + (DECLARE,) if self.repeated else options
         if d == D_COIN:
             return _COIN_OUTCOMES + (DECLARE,) if self.repeated else _COIN_OUTCOMES
@@ -150,7 +150,7 @@ class Opening(Outcome):
         if d == D_SEAT:
             return (SEAT | 0, SEAT | 1)
         if d == D_TAKE:
-            return tuple(TAKE | i for i in range(len(self.deal)) if i not in self.drawn)
+            return tuple([TAKE_ID[i] for i in range(len(self.deal)) if i not in self.drawn])
         return ()
 
     def _setup_action(self, d: int, action: int) -> None:

@@ -53,7 +53,7 @@ from .board import (
     BoardKey,
 )
 from .cards import CardType, Choose, Do, Step
-from .codes import COIN, DECLARE, DONE, INSTANT, PASS, PLACE, RUN
+from .codes import COIN, DECLARE, DONE, INSTANT, PASS, PLACE_ID, RUN
 from .flags import MOVED, OWNER_SHIFT, PENDING, RUNNING
 from .opening import Opening
 
@@ -377,9 +377,10 @@ class State(Opening):
             return tuple(targets)
         if d == D_PLACE:
             if self.stacking:  # Nightmare: any card, one's own flags too (N12)
-                return tuple([PLACE | i for i in range(len(self.queues))])
-            mine = self.actor << OWNER_SHIFT  # flags carry no marks during placement
-            return tuple([PLACE | i for i, q in enumerate(self.queues) if mine not in q])
+                return PLACE_ID[:len(self.queues)]
+            # (An object: compiled code would box an int again for each card it looks on.)
+            mine: object = self.actor << OWNER_SHIFT  # flags carry no marks during placement
+            return tuple([PLACE_ID[i] for i, q in enumerate(self.queues) if mine not in q])
         return self._setup_legal(d)
 
     def _can_run(self) -> bool:

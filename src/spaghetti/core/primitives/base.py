@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Protocol, SupportsIndex
 
 from mypy_extensions import mypyc_attr
 
-from ..codes import CARD
+from ..codes import CARD_ID
 from ..notation import register_card_name
 
 #: Every primitive by name, in the order they are declared.
@@ -329,7 +329,8 @@ def unchosen_cards(board: Board, this: int) -> list[int]:
     """The ``card N`` options of a step: cards not chosen by it yet (C5), but the card whose
     identity is ``this`` (-1: none left out)."""
     chosen = board.chosen
-    return [CARD | i for i, u in enumerate(board.uids) if u != this and u not in chosen]
+    return [CARD_ID[i] for i, u in enumerate(board.uids)
+            if u != this and not (chosen and u in chosen)]
 
 
 def words_for(lang: str, vocabulary: str = "code") -> dict[str, str]:

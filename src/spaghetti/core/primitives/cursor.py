@@ -4,7 +4,7 @@ as its own (Memory's recall, the Nightmare notes' copies)."""
 from __future__ import annotations
 
 from .. import notation as N
-from ..codes import CARD
+from ..codes import CARD_ID
 from ..flags import PENDING
 from .base import Board, CardType, Primitive, Step, Telling
 
@@ -48,7 +48,7 @@ class Call(Primitive):
         reach = step.amount_of(vals)
         waiting = {u for u in board.calls if type(u) is int}
         near = {(here + d) % n for d in range(-reach, reach + 1) if d}
-        return [CARD | i for i in sorted(near) if i != here and board.uids[i] not in waiting]
+        return [CARD_ID[i] for i in sorted(near) if i != here and board.uids[i] not in waiting]
 
     def changes(self, board: Board, card: CardType, step: Step, vals: tuple[int, ...]) -> bool:
         """C4: a call changes the game only through what the called card holds: flags, which
@@ -96,7 +96,7 @@ class Jump(Primitive):
         n = len(board.queues)
         reach = step.amount_of(vals)
         c = board.cursor
-        return [CARD | i for i in range(n) if min((i - c) % n, (c - i) % n) >= reach
+        return [CARD_ID[i] for i in range(n) if min((i - c) % n, (c - i) % n) >= reach
                 and i != c]
 
     @staticmethod

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import notation as N
-from ..codes import CARD, FLAG, KIND_MASK, TO
+from ..codes import CARD, CARD_ID, FLAG, FLAG_ID, KIND_MASK, TO_ID
 from ..flags import MOVED, OWNER_SHIFT, RUNNING
 from .base import Board, CardType, Primitive, Step, Telling, unchosen_cards
 
@@ -18,9 +18,9 @@ def _flags(board: Board, step: Step) -> list[int]:
         if uid not in board.uids:
             return []
         focus = board.uids.index(uid)
-        return [FLAG | focus << 8 | k for k, c in enumerate(queues[focus]) if not c & MOVED]
+        return [FLAG_ID[focus][k] for k, c in enumerate(queues[focus]) if not c & MOVED]
     this = board.this_index() if step.other else -1
-    return [FLAG | i << 8 | k for i, q in enumerate(queues) if i != this
+    return [FLAG_ID[i][k] for i, q in enumerate(queues) if i != this
             for k, c in enumerate(q) if not c & MOVED]
 
 
@@ -107,7 +107,7 @@ class MoveFlag(Primitive):
             return []  # no other card to move a flag to
         sel = board.selected
         if sel is not None:  # the destination of the selected flag
-            return [TO | i for i in range(n) if i != sel[0]]
+            return [TO_ID[i] for i in range(n) if i != sel[0]]
         return _flags(board, step)
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
@@ -178,7 +178,7 @@ class Charm(Primitive):
         actor = board.actor
         if not board.supply[actor]:
             return []  # the actor needs a flag of their own to put there
-        return [FLAG | i << 8 | k for i, q in enumerate(board.queues)
+        return [FLAG_ID[i][k] for i, q in enumerate(board.queues)
                 for k, c in enumerate(q) if c >> OWNER_SHIFT != actor]
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
@@ -221,12 +221,12 @@ class Reorder(Primitive):
         sel = board.selected if board.cmd is not None else None
         if sel is not None:  # reordering card c: its flags from place k on
             c, k = sel
-            return [FLAG | c << 8 | j for j in range(k, len(board.queues[c]))]
+            return [FLAG_ID[c][j] for j in range(k, len(board.queues[c]))]
         here = board.this_index()
         if here < 0:
             return []
         chosen = board.chosen if board.cmd is not None else ()
-        return [CARD | i for i, (q, u) in enumerate(zip(board.queues, board.uids))
+        return [CARD_ID[i] for i, (q, u) in enumerate(zip(board.queues, board.uids))
                 if i != here and u not in chosen and len(set(q)) > 1]
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
@@ -241,7 +241,7 @@ class Reorder(Primitive):
         k += 1
         if k < len(q) - 1:  # the last flag takes the last place by itself
             board.selected = (c, k)
-            board.offer(tuple(FLAG | c << 8 | i for i in range(k, len(q))))
+            board.offer(tuple(FLAG_ID[c][k:len(q)]))
             return True
         board.selected = None
         board.chosen = board.chosen | {board.uids[c]}

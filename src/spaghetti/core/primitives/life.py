@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import notation as N
-from ..codes import PLAYER
+from ..codes import PLAYER_ID
 from ..flags import OWNER_SHIFT
 from .base import Board, CardType, Primitive, Step, Telling, self_life
 
@@ -50,7 +50,7 @@ class Damage(Primitive):
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         chosen = board.chosen
         me = board.actor if step.other else -1
-        return [PLAYER | p for p, alive in enumerate(board.alive)
+        return [PLAYER_ID[p] for p, alive in enumerate(board.alive)
                 if alive and p != me and not chosen >> p & 1]
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
@@ -84,7 +84,7 @@ class Heal(Primitive):
         chosen = board.chosen
         me = board.actor if step.other else -1
         # a player at full life is no target for a heal (C5)
-        return [PLAYER | p for p, alive in enumerate(board.alive)
+        return [PLAYER_ID[p] for p, alive in enumerate(board.alive)
                 if alive and p != me and not chosen >> p & 1
                 and below_cap(board, board.lives[p])]
 

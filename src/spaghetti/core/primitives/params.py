@@ -3,11 +3,13 @@ where numbers change freely (Nightmare), by any amount, below zero too."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from .. import notation as N
-from ..codes import IPARAM, KIND_MASK, PARAM
+from ..codes import IPARAM_ID, KIND_MASK, PARAM, PARAM_ID
 from .base import Board, CardType, Primitive, Step, Telling
+
+_NO_CARDS: frozenset[int] = frozenset()
 
 
 def instant_slots(board: Board) -> Iterator[tuple[int, int, int, int]]:
@@ -38,18 +40,19 @@ class _Shift(Primitive):
 
     def targets(self, board: Board, step: Step, vals: tuple[int, ...]) -> list[int]:
         chosen = board.chosen  # distinct parameters (C5), or distinct cards (per_card)
-        cards: Iterable[tuple[int, tuple[int, ...]]] = enumerate(board.vals)
-        if step.per_card and chosen:
-            done = {p >> 8 & 0xFF for p in chosen}
-            cards = [(i, vs) for i, vs in cards if i not in done]
-        if self.sign > 0 or board.free:  # any number can rise (or, freely, fall)
-            params = [PARAM | i << 8 | j for i, vs in cards
-                      for j in range(len(vs)) if PARAM | i << 8 | j not in chosen]
-        else:  # only a number above zero can fall
-            params = [PARAM | i << 8 | j for i, vs in cards
-                      for j, v in enumerate(vs) if v > 0 and PARAM | i << 8 | j not in chosen]
+        done: frozenset[int] = frozenset([p >> 8 & 0xFF for p in chosen]) \
+            if step.per_card and chosen else _NO_CARDS
+        every = self.sign > 0 or board.free  # any number can rise (or, freely, fall)
+        params: list[int] = []
+        for i, vs in enumerate(board.vals):
+            if done and i in done:
+                continue
+            ids = PARAM_ID[i]
+            for j, v in enumerate(vs):
+                if (every or v > 0) and not (chosen and ids[j] in chosen):
+                    params.append(ids[j])  # (only a number above zero can fall)
         if board.inst_on:
-            params += [IPARAM | s << 8 | j for s, j, m, v in instant_slots(board)
+            params += [IPARAM_ID[s][j] for s, j, m, v in instant_slots(board)
                        if self.sign > 0 or v > 0]
         return params
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import notation as N
-from ..codes import AT, CARD, ICARD, KIND_MASK
+from ..codes import AT_ID, CARD, CARD_ID, ICARD, ICARD_ID, KIND_MASK
 from .base import Board, CardType, Primitive, Step, Telling, unchosen_cards
 
 
@@ -14,7 +14,7 @@ def _adjacent(board: Board) -> list[int]:
     if here < 0 or n < 2:
         return []
     chosen = board.chosen if board.cmd is not None else ()
-    return [CARD | i for i in sorted({(here - 1) % n, (here + 1) % n})
+    return [CARD_ID[i] for i in sorted({(here - 1) % n, (here + 1) % n})
             if i != here and board.uids[i] not in chosen]
 
 
@@ -46,7 +46,7 @@ class RemoveCard(Primitive):
             return _adjacent(board)
         cards = unchosen_cards(board, board.this_uid if step.other else -1)
         if board.inst_on:  # C12: an unused instant card is a card
-            cards += [ICARD | s for s, held in enumerate(board.instant) if held]
+            cards += [ICARD_ID[s] for s, held in enumerate(board.instant) if held]
         return cards
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
@@ -88,7 +88,7 @@ class MoveCard(Primitive):
         sel = board.selected
         if sel is not None:  # the new index of the selected card
             at = board.uids.index(sel)
-            return [AT | i for i in range(n) if i != at]
+            return [AT_ID[i] for i in range(n) if i != at]
         return unchosen_cards(board, board.this_uid if step.other else -1)
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
@@ -157,7 +157,7 @@ class Float(Primitive):
         if here < 0 or n < 2:
             return []
         d = step.amount_of(vals)
-        return [AT | i for i in sorted({(here - d) % n, (here + d) % n}) if i != here]
+        return [AT_ID[i] for i in sorted({(here - d) % n, (here + d) % n}) if i != here]
 
     def choose(self, board: Board, step: Step, action: int) -> bool:
         board.swap_card(action & 0xFFFF)
