@@ -474,3 +474,20 @@ def test_play_manual_stalemate_another_human_declares_with_declare_seat(tmp_path
     assert final.is_over and final.reason == "stalemate" and final.winner == 1
     assert len(final.history) == len(placements) + 8 + 1 and final.history[-1] == \
         spaghetti.core.notation.DECLARE
+
+
+def test_a_long_run_without_a_terminal_tells_its_progress_in_lines_each_tenth(capsys):
+    """Under ``nohup`` or into a log the bar is not drawn: a line at each tenth, with the time
+    left, stands for it (and nothing where the bar shows)."""
+    from spaghetti.cli.common import progress_lines
+
+    tell = progress_lines("games", terminal=False)
+    for done in range(1, 41):
+        tell(done, 40)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 10 and lines[0].startswith("games: 4 of 40 (10 %), ")
+    assert lines[-1].startswith("games: 40 of 40 (100 %)") and lines[-1].endswith("about 0 s left")
+    on_a_terminal = progress_lines("games", terminal=True)
+    for done in range(1, 41):
+        on_a_terminal(done, 40)
+    assert capsys.readouterr().err == ""

@@ -183,6 +183,8 @@ def test_the_training_command_plays_learns_and_writes_what_made_the_weights(tmp_
     result = runner.invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert positions.exists() and weights.exists() and curve.exists()
+    # (No terminal here, so no bar: its progress comes as lines, as in a log.)
+    assert "self-play games: 4 of 4 (100 %)" in result.output
     net = ValueNet.load(weights)
     assert net.meta["game"] == "spaghetti-code-l1-2p" and net.meta["games"] == 4
     assert len(net.meta["curve"]) == 2 and net.inputs == 757 and net.meta["bootstrap"] == 0.5

@@ -14,7 +14,7 @@ from ..ai import LEVELS, make_player
 from ..ai.arena import play_match
 from ..core.variants import VARIANTS
 from ..errors import SetupError
-from .common import counted, parse_options, read_cards
+from .common import counted, parse_options, progress_lines, read_cards
 
 
 def _pair(text: str) -> tuple[str, str]:
@@ -64,12 +64,15 @@ def arena(pair: str, games: int, level: int, seed: int, cards_path: str | None, 
                   TextColumn("A {task.fields[wa]} : {task.fields[wb]} B"), TimeElapsedColumn(),
                   console=console, transient=False, disable=not console.is_terminal) as progress:
         task = progress.add_task(f"{a} vs {b}", total=games, wa=0, wb=0)
-        tally = [0, 0]
+        tally = [0, 0, 0]  # A's wins, B's wins, games
+        told = progress_lines("games", console.is_terminal)
 
         def on_game(result) -> None:
             tally[0] += result.a_won
             tally[1] += result.b_won
+            tally[2] += 1
             progress.update(task, advance=1, wa=tally[0], wb=tally[1])
+            told(tally[2], games)
 
         match = play_match(a, b, make_player, games=games, level=level, seed=seed,
                            on_game=on_game, cards=cards, variant=variant,

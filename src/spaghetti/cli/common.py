@@ -215,3 +215,33 @@ def command_started() -> float:
     """When the command began (``time.monotonic()``), from which its time limits count: the
     start of the process, so that the interpreter's start and the imports count too."""
     return time.monotonic() if process_start is None else process_start
+
+
+def _span(seconds: float) -> str:
+    """A time span as a person reads it: 45 s, 12 min, 3 h 05 min."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 90 else f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def progress_lines(label: str, terminal: bool) -> Any:
+    """For a long run whose bar a terminal shows: where the output is no terminal (a log file,
+    ``nohup``), where the bar is not drawn, a line on stderr at each tenth of the run, with the
+    time taken and the time left (``games: 400 of 4,000 (10 %), 3 min so far, about 27 min
+    left``). Returns ``tell(done, total)``; on a terminal it says nothing."""
+    started = time.monotonic()
+    told = [0]
+
+    def tell(done: int, total: int | None) -> None:
+        if terminal or not total or done <= 0:
+            return
+        tenth = min(10, done * 10 // total)
+        if tenth <= told[0]:
+            return
+        told[0] = tenth
+        taken = time.monotonic() - started
+        click.echo(f"{label}: {done:,} of {total:,} ({done * 100 // total} %), {_span(taken)} "
+                   f"so far, about {_span(taken * (total - done) / done)} left", err=True)
+
+    return tell

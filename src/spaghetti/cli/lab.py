@@ -25,7 +25,7 @@ from ..lab import experiment as spec
 from ..lab import publish, report, runner
 from ..lab.exact import exact_seats
 from ..lab.measures import Difference, seat_name, seat_wins, summary
-from .common import counted, parse_options, read_cards
+from .common import counted, parse_options, progress_lines, read_cards
 
 DEFAULT_OUT = "lab-results"
 
@@ -143,9 +143,11 @@ def _play(experiment: spec.Experiment, out: pathlib.Path, workers: int | None, f
                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                   console=console, disable=not console.is_terminal) as progress:
         task = progress.add_task("games", total=None)
+        told = progress_lines(experiment.name, console.is_terminal)
 
         def on_game(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
+            told(done, total)
 
         return runner.run(experiment, out / f"{experiment.name}.jsonl", cards, workers, fresh,
                           on_game, ray_address)
@@ -331,6 +333,7 @@ def puzzles_command(variant: str, level: int, players: int, games: int, seed: in
                   console=console, disable=not console.is_terminal) as progress, \
             path.open("a", encoding="utf-8") as out:
         task = progress.add_task("games", total=games, n=0)
+        told = progress_lines("puzzles: games", console.is_terminal)
         for i in range(games):
             for puzzle in puzzles.find(variant, level, players, seed + i, max_turns):
                 if (puzzle.program, puzzle.actions) in known:
@@ -344,6 +347,7 @@ def puzzles_command(variant: str, level: int, players: int, games: int, seed: in
                 added += 1
                 progress.update(task, n=added)
             progress.update(task, advance=1)
+            told(i + 1, games)
     click.echo(f"{added} new puzzles added to {path}")
 
 
@@ -420,9 +424,14 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
                       TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                       console=console, disable=not console.is_terminal) as progress:
             task = progress.add_task("games", total=games)
+            told = progress_lines("self-play games", console.is_terminal)
+
+            def on_game(done: int) -> None:
+                progress.update(task, completed=done)
+                told(done, games)
+
             observations, results, searched, numbers = training.self_play(
-                game, games, seed, nodes, explore, sample, workers,
-                progress=lambda done: progress.update(task, completed=done))
+                game, games, seed, nodes, explore, sample, workers, progress=on_game)
         made = {"game": value.game_key(game), "games": games, "seed": seed, "nodes": nodes,
                 "explore": explore, "sample": sample}
         if positions is not None:
