@@ -70,6 +70,22 @@ def test_an_evaluation_reads_only_a_game_of_its_size():
         small_net(1502).evaluation(Game(level=1, players=2))
 
 
+def test_a_self_play_game_still_on_at_the_cap_ends_by_the_tie_break(monkeypatch):
+    """With four players a seat behind on C9's tie-break can keep every position new for
+    hours; self-play stops at a cap and labels the game as a stalemate declared there."""
+    from spaghetti.ai import training
+
+    monkeypatch.setattr(training, "MAX_DECISIONS", 60)
+    seen = []
+    rows, ends, _ = play_one(Game(level=3, players=4), 11, nodes=30, sample=1.0,
+                             judge=lambda state, seat: seen.append(state))
+    state = seen[-1]  # (the one state of the game, played on in place: now at the cap)
+    assert not state.is_over and len(state.history) == 60
+    winner = state.tiebreak_winner()
+    labels = [1.0 if seat == winner else -1.0 for seat in range(4)]
+    assert rows and ends == labels * (len(ends) // 4)
+
+
 def test_a_self_play_game_is_the_same_wherever_it_is_played():
     game = Game(level=1, players=2)
     rows, ends, searched = play_one(game, 7, nodes=40, sample=0.5)

@@ -20,6 +20,12 @@ from ..core.state import State
 from ..errors import SetupError
 from .value import ValueNet
 
+#: A self-play game still on after this many decisions ends as a stalemate declared there
+#: would (C9's tie-break), as the ladder and the OpenSpiel games judge theirs. Repetition ends
+#: every game in the end, but with four players a seat behind on the tie-break can keep every
+#: position new by moving cards: one such game of 4-player self-play ran for hours.
+MAX_DECISIONS = 2_000
+
 
 def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
              sample: float = 0.25, judge: Callable[[State, int], object] | None = None,
@@ -29,8 +35,9 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
     played); a decision is at random with odds ``explore``. A decision's position is kept with
     odds ``sample``, once for every seat: its observation (``int8``), how the game ended for
     that seat, and what the search made of the position for that seat (with two players; NaN
-    with more). ``judge(state, seat)``, if given, is shown each kept position (to compare
-    evaluations on the very positions learned from: benchmarks/value_quality.py)."""
+    with more). A game still on after ``MAX_DECISIONS`` ends by C9's tie-break.
+    ``judge(state, seat)``, if given, is shown each kept position (to compare evaluations on
+    the very positions learned from: benchmarks/value_quality.py)."""
     from ..envs.encoding import Encoder, program_length
     from .alphabeta import AlphaBetaPlayer
 
@@ -39,7 +46,7 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
     state = game.new_state(seed=deal)
     player = AlphaBetaPlayer(max_nodes=nodes, seed=deal)
     kept: list[tuple[int, np.ndarray, float]] = []
-    while not state.is_over:
+    while not state.is_over and len(state.history) < MAX_DECISIONS:
         legal = state.legal_actions()
         keep = (state.phase == "execution" and len(legal) > 1 and not state.is_chance
                 and rng.random() < sample)
@@ -59,7 +66,11 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
                             player.last_value if seat == mover else -player.last_value)
                 kept.append((seat, encoder.encode(state, seat).astype(np.int8), searched))
         state.apply_action(action)
-    returns = state.returns()
+    if state.is_over:
+        returns = state.returns()
+    else:
+        winner = state.tiebreak_winner()
+        returns = [1.0 if p == winner else -1.0 for p in range(game.players)]
     return ([row for _, row, _ in kept], [float(returns[seat]) for seat, _, _ in kept],
             [searched for _, _, searched in kept])
 
