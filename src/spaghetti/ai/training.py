@@ -66,11 +66,7 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
                             player.last_value if seat == mover else -player.last_value)
                 kept.append((seat, encoder.encode(state, seat).astype(np.int8), searched))
         state.apply_action(action)
-    if state.is_over:
-        returns = state.returns()
-    else:
-        winner = state.tiebreak_winner()
-        returns = [1.0 if p == winner else -1.0 for p in range(game.players)]
+    returns = state.returns() if state.is_over else state.stalemate_returns()
     return ([row for _, row, _ in kept], [float(returns[seat]) for seat, _, _ in kept],
             [searched for _, _, searched in kept])
 

@@ -11,6 +11,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -225,7 +226,7 @@ def _span(seconds: float) -> str:
     return f"{minutes} min" if minutes < 90 else f"{minutes // 60} h {minutes % 60:02d} min"
 
 
-def progress_lines(label: str, terminal: bool) -> Any:
+def progress_lines(label: str, terminal: bool) -> Callable[[int, int | None], None]:
     """For a long run whose bar a terminal shows: where the output is no terminal (a log file,
     ``nohup``), where the bar is not drawn, a line on stderr at each tenth of the run, with the
     time taken and the time left (``games: 400 of 4,000 (10 %), 3 min so far, about 27 min

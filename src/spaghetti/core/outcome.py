@@ -24,6 +24,12 @@ class Outcome(Position):
             return [0.0] * self.players
         return [1.0 if p == self.winner else -1.0 for p in range(self.players)]
 
+    def stalemate_returns(self) -> list[float]:
+        """The returns were the game declared a stalemate now (C9's tie-break): how a game
+        stopped at a cap of decisions is judged."""
+        winner = self.tiebreak_winner()
+        return [1.0 if p == winner else -1.0 for p in range(self.players)]
+
     def _eliminate(self) -> bool:
         """C6: eliminations after a whole command (or placement); True if the game is over."""
         self.progressed = False

@@ -243,8 +243,7 @@ class SpaghettiState(pyspiel.State):
         if self.state.is_over:
             return self.state.returns()
         if self.capped:
-            winner = self.state.tiebreak_winner()
-            return [1.0 if p == winner else -1.0 for p in range(2)]
+            return self.state.stalemate_returns()
         return [0.0, 0.0]
 
     def __str__(self):

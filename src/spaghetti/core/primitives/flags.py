@@ -241,7 +241,7 @@ class Reorder(Primitive):
         k += 1
         if k < len(q) - 1:  # the last flag takes the last place by itself
             board.selected = (c, k)
-            board.offer(tuple(FLAG_ID[c][k:len(q)]))
+            board.offer(FLAG_ID[c][k:len(q)])
             return True
         board.selected = None
         board.chosen = board.chosen | {board.uids[c]}
