@@ -8,7 +8,8 @@ rounds so that the machine's load falls on both alike; CPU time of this process.
 by a loop of this script (Python calling the core), and by
 :func:`spaghetti.ai.playout.play_at_random` on the same path as the core (the compiled driver
 calls the compiled core directly, as the searches and the vector environment do). Also MCTS
-iterations and alpha-beta positions a second (levels 1 and 3), copies a second and the bytes
+iterations and alpha-beta positions a second (levels 1 and 3, from the first turn of six deals,
+interleaved in rounds alike), copies a second and the bytes
 of a copied state (level 3, 3 players, as random_play.py measures them). Without a compiled core
 (spaghetti.core.engines.COMPILED false) both sides are Python and the ratios are about 1.
 Figures go to docs/performance.md.
@@ -110,35 +111,49 @@ def loop_alone(games: int) -> float:
     return (time.process_time() - start) / decisions * 1e6
 
 
-def first_turn(level: int, python: bool) -> Any:
+def first_turn(level: int, python: bool, seed: int = 4) -> Any:
     """The first decision after placement of a seeded deal (2 players)."""
-    state = Game(level=level).new_state(seed=4, python=python)
-    rng = random.Random(4)
+    state = Game(level=level).new_state(seed=seed, python=python)
+    rng = random.Random(seed)
     while state.phase == "placement":
         options = state.legal_actions()
         state.apply_action(options[rng.randrange(len(options))])
     return state
 
 
-def mcts(level: int, python: bool, iterations: int = 400) -> float:
-    """MCTS iterations a second from the first turn, the search itself on the same path as the
-    rules core."""
-    state = first_turn(level, python)
+#: The deals whose first turn the searches start from: several, so that one position's tree
+#: does not decide the figure.
+SEARCH_DEALS = (4, 5, 6, 7, 8, 9)
+
+
+def mcts(level: int, python: bool, iterations: int = 2_000) -> tuple[int, float]:
+    """MCTS iterations and CPU seconds, ``iterations`` from the first turn of each of
+    SEARCH_DEALS, the search itself on the same path as the rules core."""
     player = (engines.python_module("ai.mcts").MCTSPlayer if python else MCTSPlayer)
-    start = time.process_time()
-    player(iterations=iterations, seed=1).search(state)
-    return iterations / (time.process_time() - start)
+    seconds = 0.0
+    for seed in SEARCH_DEALS:
+        state = first_turn(level, python, seed)
+        start = time.process_time()
+        player(iterations=iterations, seed=1).search(state)
+        seconds += time.process_time() - start
+    return iterations * len(SEARCH_DEALS), seconds
 
 
-def alphabeta(level: int, python: bool, nodes: int = 20_000) -> float:
-    """Positions a second of the alpha-beta search (normal's and hard's) from the first turn,
-    ``nodes`` positions, the search on the same path as the rules core."""
-    state = first_turn(level, python)
-    player = (engines.python_module("ai.alphabeta").AlphaBetaPlayer if python
-              else AlphaBetaPlayer)(max_nodes=nodes, seed=1)
-    start = time.process_time()
-    player.choose(state)
-    return player.nodes / (time.process_time() - start)
+def alphabeta(level: int, python: bool, nodes: int = 20_000) -> tuple[int, float]:
+    """Positions and CPU seconds of the alpha-beta search (normal's and hard's), ``nodes``
+    positions from the first turn of each of SEARCH_DEALS, the search on the same path as the
+    rules core."""
+    player_class = (engines.python_module("ai.alphabeta").AlphaBetaPlayer if python
+                    else AlphaBetaPlayer)
+    positions, seconds = 0, 0.0
+    for seed in SEARCH_DEALS:
+        state = first_turn(level, python, seed)
+        player = player_class(max_nodes=nodes, seed=1)
+        start = time.process_time()
+        player.choose(state)
+        seconds += time.process_time() - start
+        positions += player.nodes
+    return positions, seconds
 
 
 def main() -> None:
@@ -177,13 +192,18 @@ def main() -> None:
         for level in (1, 3):
             if args.only and f"L{level} 2p" not in args.only:
                 continue
-            rates = {False: 0.0, True: 0.0}
+            search(level, True)  # warm up, as the random play above
+            search(level, False)
+            done = {False: [0, 0.0], True: [0, 0.0]}
             for r in range(args.rounds):
                 for python in (r % 2 == 0, r % 2 != 0):
-                    rates[python] += search(level, python)
-            slow, fast = rates[True] / args.rounds, rates[False] / args.rounds
-            print(f"{what}, level {level}, 2 players: python {slow:,.0f}, "
-                  f"compiled {fast:,.0f} ({fast / slow:.2f}x)", flush=True)
+                    count, seconds = search(level, python)
+                    done[python][0] += count
+                    done[python][1] += seconds
+            slow = done[True][0] / done[True][1]
+            fast = done[False][0] / done[False][1]
+            print(f"{what}, level {level}, 2 players ({len(SEARCH_DEALS)} deals): "
+                  f"python {slow:,.0f}, compiled {fast:,.0f} ({fast / slow:.2f}x)", flush=True)
     (fast_copies, fast_size), (slow_copies, slow_size) = (
         copies(3, 3, python=False), copies(3, 3, python=True))
     print(f"copies/s: python {slow_copies:,.0f}, compiled {fast_copies:,.0f} "
