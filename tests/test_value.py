@@ -14,7 +14,7 @@ from spaghetti.ai.alphabeta import AlphaBetaPlayer
 from spaghetti.ai.mcts import MCTSPlayer
 from spaghetti.ai import make_player
 from spaghetti.ai.training import fit, play_one, self_play
-from spaghetti.ai.value import SCALE, ValueNet, learned_evaluation, shipped
+from spaghetti.ai.value import SCALE, WEIGHTS, ValueNet, game_key, learned_evaluation, shipped
 from spaghetti.cli.main import cli
 from spaghetti.errors import SetupError
 
@@ -242,17 +242,26 @@ def test_the_kernel_refuses_weights_that_do_not_fit():
         module._kernel(bytes(10), bytes(4 * 9 * 2), bytes(8), bytes(8), 0.0)
 
 
-def test_the_shipped_network_says_what_made_it_and_judges_its_game():
-    game = Game(level=3, players=2)
+#: The games a network ships for (level, players): Spaghetti Code's.
+SHIPPED = [(2, 2), (3, 2), (3, 3)]
+
+
+def test_networks_ship_for_the_games_listed_and_no_other():
+    names = sorted(path.stem for path in WEIGHTS.glob("*.npz"))
+    assert names == sorted(game_key(Game(level=lv, players=p)) for lv, p in SHIPPED)
+    assert shipped(Game(level=1, players=2)) is None  # (none ships for level 1 yet)
+
+
+@pytest.mark.parametrize("level, players", SHIPPED)
+def test_the_shipped_network_says_what_made_it_and_judges_its_game(level, players):
+    game = Game(level=level, players=players)
     net = shipped(game)
     assert net is not None
-    assert net.meta["game"] == "spaghetti-code-l3-2p" and net.meta["command"].startswith(
+    assert net.meta["game"] == game_key(game) and net.meta["command"].startswith(
         "spaghetti lab train-value")
+    assert f"--players {players}" in net.meta["command"]
     assert net.meta["games"] > 0 and net.meta["curve"] and net.meta["commit"]
     evaluate = net.evaluation(game)
-    state = game.new_state(seed=11)
-    while state.phase != "execution":
-        state.apply_action(state.legal_actions()[0])
-    values = [evaluate(state, seat) for seat in range(2)]
+    state = to_execution(game, 11)
+    values = [evaluate(state, seat) for seat in range(players)]
     assert all(abs(v) < SCALE for v in values)
-    assert shipped(Game(level=1, players=2)) is None  # (none ships for level 1 yet)
