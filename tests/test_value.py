@@ -86,6 +86,27 @@ def test_a_self_play_game_still_on_at_the_cap_ends_by_the_tie_break(monkeypatch)
     assert rows and ends == labels * (len(ends) // 4)
 
 
+def test_self_play_with_more_players_keeps_max_n_value_for_each_seat():
+    """With three or more players the search's value of a kept position is max-n's, one for
+    each seat: the value of the option played (or the best, where the move was at random)
+    for the seat the row is of."""
+    game = Game(level=3, players=3)
+    _, _, searched = play_one(game, 5, nodes=60, sample=0.5)
+    assert searched and not any(np.isnan(searched))
+    assert all(-1 <= v <= 1 for v in searched)
+    # One row a seat for every position kept: the seats' values differ, as max-n's do.
+    assert len(searched) % 3 == 0 and any(
+        len(set(searched[i:i + 3])) > 1 for i in range(0, len(searched), 3))
+    player = AlphaBetaPlayer(max_nodes=60, seed=5)
+    state = to_execution(game, 5)
+    option = player.choose_action(state)
+    assert player.last_values and player.last_values == player.vectors[option]
+    assert player.last_values[state.to_move] == player.last_value
+    two = AlphaBetaPlayer(max_nodes=60, seed=5)
+    two.choose_action(to_execution(Game(level=3, players=2), 5))
+    assert two.vectors == {} and two.last_values == []
+
+
 def test_a_self_play_game_is_the_same_wherever_it_is_played():
     game = Game(level=1, players=2)
     rows, ends, searched = play_one(game, 7, nodes=40, sample=0.5)

@@ -76,6 +76,10 @@ class AlphaBetaPlayer(ActionPlayer):
         self.rng = random.Random(seed)
         self.last_depth = 0  # depth of the last complete iteration, for benchmarks
         self.last_value = 0.0  # the value of the last position chosen in, for its mover
+        # With 3+ players (max-n), every seat's value of each option of the last search, as
+        # ``scores`` holds the mover's, and of the option chosen last; empty with 2 players.
+        self.vectors: dict[int, list[float]] = {}
+        self.last_values: list[float] = []
         self._nodes = 0
         self._limit = max_nodes if isinstance(max_nodes, int) else 0  # for the game searched
         self._deadline: float | None = None
@@ -93,7 +97,9 @@ class AlphaBetaPlayer(ActionPlayer):
         scores = self.scores(state)
         best = self.last_value = max(scores.values())
         ties = [a for a in legal if scores[a] >= best - _TIE / 2]
-        return ties[self.rng.randrange(len(ties))]
+        chosen = ties[self.rng.randrange(len(ties))]
+        self.last_values = self.vectors.get(chosen, [])
+        return chosen
 
     def scores(self, state: State) -> dict[int, float]:
         """The value of each legal option for the seat to move, from the deepest iteration that
@@ -115,11 +121,13 @@ class AlphaBetaPlayer(ActionPlayer):
 
             self._judge = learned_evaluation(state.game)
         scores: dict[int, float] = {}
+        vectors: dict[int, list[float]] = {}
         for depth in range(1, self.max_depth + 1):
             self._deeper = False
             found: dict[int, float] = {}
+            found_vectors: dict[int, list[float]] = {}
             try:
-                self._root(state, seat, legal, depth, found)
+                self._root(state, seat, legal, depth, found, found_vectors)
             except _OutOfBudget:
                 # An iteration cut short still counts for the options it finished: the first
                 # is the best of the last iteration, so one of them beating it is better at
@@ -127,23 +135,35 @@ class AlphaBetaPlayer(ActionPlayer):
                 if found and scores:
                     top = max(found.values())
                     scores = {a: found.get(a, min(scores[a], top)) for a in legal}
+                    vectors = {a: found_vectors.get(a, vectors.get(a, [])) for a in vectors}
                 break
-            scores = found
+            scores, vectors = found, found_vectors
             self.last_depth = depth
             legal.sort(key=lambda a: -scores[a])  # the best first next time
             if not self._deeper:  # the whole game was seen: deeper cannot change anything
                 break
         if not scores:  # not even depth 1 fitted: judge each option where it lands
-            scores = {a: self._leaf(_after(state, a), seat, 1) for a in legal}
+            if state.players > 2:
+                vectors = {}
+                for a in legal:
+                    after = _after(state, a)
+                    vectors[a] = [self._leaf(after, p, 1) for p in range(state.players)]
+                scores = {a: v[seat] for a, v in vectors.items()}
+            else:
+                scores = {a: self._leaf(_after(state, a), seat, 1) for a in legal}
+        self.vectors = vectors
         return scores
 
     def _root(self, state: State, seat: int, legal: list[int], depth: int,
-              scores: dict[int, float]) -> dict[int, float]:
-        """Fills ``scores`` option by option (so a cut-short iteration keeps what it found)."""
+              scores: dict[int, float], vectors: dict[int, list[float]]) -> dict[int, float]:
+        """Fills ``scores`` option by option (so a cut-short iteration keeps what it found),
+        and with 3+ players ``vectors`` with every seat's value of each."""
         depth -= state.decision != D_TARGET
         if state.players > 2:
             for action in legal:
-                scores[action] = self._vector(_after(state, action), depth, 1)[seat]
+                values = self._vector(_after(state, action), depth, 1)
+                scores[action] = values[seat]
+                vectors[action] = values
             return scores
         alpha = -_INF
         for action in legal:

@@ -34,8 +34,9 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
     ``deal`` (its random draws seeded with it too, so that a game is the same wherever it is
     played); a decision is at random with odds ``explore``. A decision's position is kept with
     odds ``sample``, once for every seat: its observation (``int8``), how the game ended for
-    that seat, and what the search made of the position for that seat (with two players; NaN
-    with more). A game still on after ``MAX_DECISIONS`` ends by C9's tie-break.
+    that seat, and what the search made of the position for that seat (with more than two
+    players, max-n's value for that seat). A game still on after ``MAX_DECISIONS`` ends by
+    C9's tie-break.
     ``judge(state, seat)``, if given, is shown each kept position (to compare evaluations on
     the very positions learned from: benchmarks/value_quality.py)."""
     from ..envs.encoding import Encoder, program_length
@@ -53,8 +54,11 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
         at_random = len(legal) > 1 and not state.is_chance and rng.random() < explore
         if at_random:
             action = legal[rng.randrange(len(legal))]
-            if keep:
-                player.last_value = max(player.scores(state).values())
+            if keep:  # what the search would have made of it
+                scores = player.scores(state)
+                top = max(scores, key=scores.__getitem__)
+                player.last_value = scores[top]
+                player.last_values = player.vectors.get(top, [])
         else:
             action = player.choose_action(state)
         if keep:
@@ -62,8 +66,10 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
             for seat in range(game.players):
                 if judge is not None:
                     judge(state, seat)
-                searched = (float("nan") if game.players > 2 else
-                            player.last_value if seat == mover else -player.last_value)
+                if game.players == 2:
+                    searched = player.last_value if seat == mover else -player.last_value
+                else:
+                    searched = player.last_values[seat]
                 kept.append((seat, encoder.encode(state, seat).astype(np.int8), searched))
         state.apply_action(action)
     returns = state.returns() if state.is_over else state.stalemate_returns()

@@ -370,8 +370,9 @@ def puzzles_command(variant: str, level: int, players: int, games: int, seed: in
               help="Passes over the positions (the weights kept are those of the pass with "
                    "the least error on the held-out games).")
 @click.option("--bootstrap", type=click.FloatRange(0, 1), default=0.0, show_default=True,
-              help="Learn toward this share of the self-play search's value of a position and "
-                   "the rest of the game's result (two players; with more, the result alone).")
+              help="Learn toward this share of the self-play search's value of a position (with "
+                   "more than two players, max-n's value for the seat) and the rest of the "
+                   "game's result.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes that play the games.")
 @click.option("--positions", "positions_path", type=click.Path(dir_okay=False), default=None,
@@ -446,8 +447,11 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
         click.echo(f"epoch {epoch:3d}: error {train:.4f} learned, {held:.4f} held out")
 
     target = results
-    if bootstrap and players == 2:
-        target = ((1 - bootstrap) * results + bootstrap * searched).astype(np.float32)
+    if bootstrap:
+        # (A position the search kept no value for, as in positions played before it kept
+        # max-n's, learns from its result alone.)
+        known = np.where(np.isnan(searched), results, searched)
+        target = ((1 - bootstrap) * results + bootstrap * known).astype(np.float32)
     net, curve = training.fit(observations, target, numbers, hidden=hidden, epochs=epochs,
                               seed=seed, progress=shown)
     net.meta = {**made, "positions": int(len(observations)), "hidden": hidden, "epochs": epochs,
