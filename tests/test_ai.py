@@ -357,7 +357,10 @@ def test_alphabeta_finds_the_value_of_plain_minimax_or_max_n(players):
         for depth in (1, 2):
             player = AlphaBetaPlayer(max_nodes=10**6, seed=1)
             player._nodes, player._best, player._deadline = 0, {}, None
-            found = player._root(state, seat, list(state.legal_actions()), depth, {})
+            vectors: dict = {}
+            found = player._root(state, seat, list(state.legal_actions()), depth, {}, vectors)
+            # Max-n keeps every seat's value of each option, the mover's as found.
+            assert {a: v[seat] for a, v in vectors.items()} == (found if players > 2 else {})
             step = state.decision != D_TARGET
             want = max(reference(after(state, a), seat, depth - step)[seat]
                        for a in state.legal_actions())
