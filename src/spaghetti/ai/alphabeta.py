@@ -135,7 +135,7 @@ class AlphaBetaPlayer(ActionPlayer):
                 if found and scores:
                     top = max(found.values())
                     scores = {a: found.get(a, min(scores[a], top)) for a in legal}
-                    vectors = {a: found_vectors.get(a, vectors.get(a, [])) for a in vectors}
+                    vectors = {**vectors, **found_vectors}
                 break
             scores, vectors = found, found_vectors
             self.last_depth = depth
