@@ -226,6 +226,9 @@ def test_principal_line_of_a_won_position_is_a_won_game_on_every_game():
 # ------------------------------------------------------------------ the perfect player
 
 def test_perfect_player_keeps_a_proven_win():
+    # Budgets in positions, not seconds: the player proves within SOLVER_NODES, so a position
+    # the filter keeps is one it proves on any machine, however loaded.
+    from spaghetti.ai.perfect import SOLVER_NODES
     kept = 0
     for seed in range(30):
         state = play_until(Game(variant="pasta-logic"), seed,
@@ -234,7 +237,7 @@ def test_perfect_player_keeps_a_proven_win():
             continue
         mover = state.to_move
         try:
-            if solve(state, time_limit=5, seat=mover).value != 1.0:
+            if solve(state, max_nodes=SOLVER_NODES, seat=mover).value != 1.0:
                 continue
         except Timeout:
             continue
@@ -244,7 +247,7 @@ def test_perfect_player_keeps_a_proven_win():
         child.apply(option)
         assert player.proven == 1
         assert child.is_over and child.winner == mover or \
-            solve(child, time_limit=10, seat=mover).value == 1.0
+            solve(child, max_nodes=4 * SOLVER_NODES, seat=mover).value == 1.0
         kept += 1
         if kept == 3:
             break
