@@ -16,6 +16,10 @@ equal players score 50 %. A level ``LEVEL+hand`` is that level judging the posit
 leaves unexplored by the hand-written evaluation even where a learned one ships for the game
 (spaghetti.ai.value), as every level did before one shipped (``--pairs normal+hand-normal``
 pits the two evaluations); ``easy+steady`` is ``easy`` without its random mistakes.
+``mctsbot`` is the outside reference: OpenSpiel's ``MCTSBot`` (random rollouts, UCT c = 2) with
+``MCTSBOT_SIMULATIONS`` simulations a decision, ten times the 1,000 of OpenSpiel's own MCTS
+example, searching the project's OpenSpiel game (spaghetti.interop.openspiel; 2 players, no
+instant cards; needs ``pip install -e '.[openspiel]'``): ``--pairs mctsbot-hard``.
 ``--no-clock`` plays the players by their budgets of positions alone,
 without the seconds caps (``make_player(clock=False)``, as the lab plays): then the machine's
 load cannot change a game, and a game replays from its seeds. A game still on after
@@ -79,8 +83,47 @@ def player(name: str, seed: int, clock: bool) -> Any:
     if modifier == "steady" and base == "easy":
         return make_player(base, seed, clock=clock, mistakes=0.0)
     if modifier not in ("", "hand"):
-        raise ValueError(f"unknown player {name!r}: LEVEL, LEVEL+hand or easy+steady")
+        raise ValueError(f"unknown player {name!r}: LEVEL, LEVEL+hand, easy+steady or mctsbot")
+    if base == "mctsbot" and not modifier:
+        return ReferenceMCTS(seed)
     return make_player(base, seed, clock=clock, learned=not modifier)
+
+
+#: OpenSpiel's example (open_spiel/python/examples/mcts.py) runs 1,000 simulations a move.
+MCTSBOT_SIMULATIONS = 10 * 1000
+
+
+class ReferenceMCTS:
+    """OpenSpiel's MCTSBot as a player of the engine's states: each decision it searches the
+    OpenSpiel game's state that wraps a copy of the position (its clock is its simulations)."""
+
+    def __init__(self, seed: int) -> None:
+        import numpy as np
+        from open_spiel.python.algorithms import mcts
+
+        self.seed = seed
+        self.bot: Any = None
+        self.spiel: Any = None
+        self.make = lambda spiel: mcts.MCTSBot(
+            spiel, 2.0, MCTSBOT_SIMULATIONS,
+            mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)),
+            random_state=np.random.RandomState(seed))
+
+    def choose(self, state: Any) -> str:
+        import pyspiel
+
+        from spaghetti.core import notation as N
+        from spaghetti.interop import openspiel as adapter
+
+        legal = state.legal_actions()
+        if len(legal) == 1:  # no choice: the search could only confirm it
+            return N.to_string(legal[0])
+        if self.bot is None:
+            # (the ladder plays Spaghetti Code without options)
+            self.spiel = pyspiel.load_game(adapter.SHORT_NAME, {"level": state.game.level})
+            self.bot = self.make(self.spiel)
+        return N.to_string(adapter.decode(self.bot.step(
+            adapter.SpaghettiState(self.spiel, state.copy()))))
 
 
 def play(job: dict) -> dict:
