@@ -76,11 +76,17 @@ NUM_ACTIONS = OPENSPIEL_ACTIONS
 _BASE_CODEC = ActionCodec(Game())  # (the ids below NUM_ACTIONS need no deck)
 
 
+_COMPACT: dict[int, int] = {}  # each engine id's compact id, once asked (searches ask often)
+
+
 def encode(action: int) -> int:
     """The compact id of an engine action id (perfect-information games)."""
-    compact = _BASE_CODEC.encode(action)
-    if compact >= NUM_ACTIONS:
-        raise ValueError(f"{N.to_string(action)!r} is beyond what the adapter encodes")
+    compact = _COMPACT.get(action)
+    if compact is None:
+        compact = _BASE_CODEC.encode(action)
+        if compact >= NUM_ACTIONS:
+            raise ValueError(f"{N.to_string(action)!r} is beyond what the adapter encodes")
+        _COMPACT[action] = compact
     return compact
 
 
@@ -207,9 +213,8 @@ class SpaghettiState(pyspiel.State):
     def current_player(self):
         if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
-        if self.state.is_chance:
-            return pyspiel.PlayerId.CHANCE
-        return self.state.to_move
+        state = self.state
+        return pyspiel.PlayerId.CHANCE if state.is_chance else state.to_move
 
     # At a chance node OpenSpiel numbers the outcomes from 0 (coin head 0, coin tail 1).
 
@@ -235,7 +240,8 @@ class SpaghettiState(pyspiel.State):
                            else decode(action))
 
     def is_terminal(self):
-        return self.engine is not None and (self.state.is_over or self.capped)
+        engine = self.engine
+        return engine is not None and (engine.state.is_over or self.capped)
 
     def returns(self):
         if self.engine is None:
