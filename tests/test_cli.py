@@ -491,3 +491,19 @@ def test_a_long_run_without_a_terminal_tells_its_progress_in_lines_each_tenth(ca
     for done in range(1, 41):
         on_a_terminal(done, 40)
     assert capsys.readouterr().err == ""
+
+
+def test_a_resumed_run_reckons_the_time_left_from_its_own_pace(capsys, monkeypatch):
+    """A run that goes on from 16 saved games of 40 does not divide by the games played
+    before: it says so, then the time left from this sitting's games alone."""
+    from spaghetti.cli import common
+
+    clock = iter([100.0, 160.0])  # started; 60 s later, 8 more games played
+    monkeypatch.setattr(common.time, "monotonic", lambda: next(clock))
+    tell = common.progress_lines("games", terminal=False, done_before=16)
+    tell(16, 40)
+    tell(24, 40)
+    first, second = capsys.readouterr().err.splitlines()
+    assert first == "games: 16 of 40 (40 %) played before; going on"
+    # 8 games in 60 s, 16 left: about 2 min (not 60 s * 16 / 24, 40 s)
+    assert second == "games: 24 of 40 (60 %), 60 s so far, about 2 min left"

@@ -226,11 +226,14 @@ def _span(seconds: float) -> str:
     return f"{minutes} min" if minutes < 90 else f"{minutes // 60} h {minutes % 60:02d} min"
 
 
-def progress_lines(label: str, terminal: bool) -> Callable[[int, int | None], None]:
+def progress_lines(label: str, terminal: bool,
+                   done_before: int = 0) -> Callable[[int, int | None], None]:
     """For a long run whose bar a terminal shows: where the output is no terminal (a log file,
     ``nohup``), where the bar is not drawn, a line on stderr at each tenth of the run, with the
     time taken and the time left (``games: 400 of 4,000 (10 %), 3 min so far, about 27 min
-    left``). Returns ``tell(done, total)``; on a terminal it says nothing."""
+    left``). ``done_before``: what a resumed run had done before this sitting (the time left
+    is reckoned from this sitting's pace alone). Returns ``tell(done, total)``; on a terminal
+    it says nothing."""
     started = time.monotonic()
     told = [0]
 
@@ -241,8 +244,13 @@ def progress_lines(label: str, terminal: bool) -> Callable[[int, int | None], No
         if tenth <= told[0]:
             return
         told[0] = tenth
+        if done <= done_before:  # nothing played yet in this sitting: no pace to go by
+            click.echo(f"{label}: {done:,} of {total:,} ({done * 100 // total} %) played before; "
+                       "going on", err=True)
+            return
         taken = time.monotonic() - started
+        left = taken * (total - done) / (done - done_before)
         click.echo(f"{label}: {done:,} of {total:,} ({done * 100 // total} %), {_span(taken)} "
-                   f"so far, about {_span(taken * (total - done) / done)} left", err=True)
+                   f"so far, about {_span(left)} left", err=True)
 
     return tell

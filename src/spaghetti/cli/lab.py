@@ -143,11 +143,13 @@ def _play(experiment: spec.Experiment, out: pathlib.Path, workers: int | None, f
                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                   console=console, disable=not console.is_terminal) as progress:
         task = progress.add_task("games", total=None)
-        told = progress_lines(experiment.name, console.is_terminal)
+        told: list[Callable[[int, int | None], None]] = []
 
         def on_game(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
-            told(done, total)
+            if not told:  # the first call: what a resumed run had played before
+                told.append(progress_lines(experiment.name, console.is_terminal, done))
+            told[0](done, total)
 
         return runner.run(experiment, out / f"{experiment.name}.jsonl", cards, workers, fresh,
                           on_game, ray_address)
