@@ -101,7 +101,6 @@ class ReferenceMCTS:
         import numpy as np
         from open_spiel.python.algorithms import mcts
 
-        self.seed = seed
         self.bot: Any = None
         self.spiel: Any = None
         self.make = lambda spiel: mcts.MCTSBot(

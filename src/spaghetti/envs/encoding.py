@@ -80,9 +80,18 @@ class ActionCodec:
         #: The mask of legal actions, each id's compact id asked once (the environments').
         self.mask_writer = MaskWriter(NUM_ACTIONS, self.encode)
         self._decoded: dict[int, int] = {}  # each compact id's action, once asked
+        self._encoded: dict[int, int] = {}  # each action's compact id, once asked
 
     def encode(self, action: int) -> int:
         """The compact id of an engine action id; ``ValueError`` if it is beyond the ranges."""
+        compact = self._encoded.get(action)
+        if compact is None:
+            compact = self._encode(action)
+            if type(action) is int:  # (as decode: a numpy integer is not kept)
+                self._encoded[action] = compact
+        return compact
+
+    def _encode(self, action: int) -> int:
         if action < N.PLACE:
             return _BARE.index(action)
         kind = action & N.KIND_MASK

@@ -76,17 +76,11 @@ NUM_ACTIONS = OPENSPIEL_ACTIONS
 _BASE_CODEC = ActionCodec(Game())  # (the ids below NUM_ACTIONS need no deck)
 
 
-_COMPACT: dict[int, int] = {}  # each engine id's compact id, once asked (searches ask often)
-
-
 def encode(action: int) -> int:
     """The compact id of an engine action id (perfect-information games)."""
-    compact = _COMPACT.get(action)
-    if compact is None:
-        compact = _BASE_CODEC.encode(action)
-        if compact >= NUM_ACTIONS:
-            raise ValueError(f"{N.to_string(action)!r} is beyond what the adapter encodes")
-        _COMPACT[action] = compact
+    compact = _BASE_CODEC.encode(action)
+    if compact >= NUM_ACTIONS:
+        raise ValueError(f"{N.to_string(action)!r} is beyond what the adapter encodes")
     return compact
 
 
