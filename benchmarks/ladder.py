@@ -15,7 +15,8 @@ equally often, and a game counts for Y when a Y wins it (a draw: a half), for X 
 equal players score 50 %. A level ``LEVEL+hand`` is that level judging the positions its search
 leaves unexplored by the hand-written evaluation even where a learned one ships for the game
 (spaghetti.ai.value), as every level did before one shipped (``--pairs normal+hand-normal``
-pits the two evaluations); ``easy+steady`` is ``easy`` without its random mistakes.
+pits the two evaluations); ``easy+steady`` is ``easy`` without its random mistakes;
+``normal+x4`` is ``normal`` with four times its budget of positions (any whole factor).
 ``mctsbot`` is the outside reference: OpenSpiel's ``MCTSBot`` (random rollouts, UCT c = 2) with
 ``MCTSBOT_SIMULATIONS`` simulations a decision, ten times the 1,000 of OpenSpiel's own MCTS
 example, searching the project's OpenSpiel game (spaghetti.interop.openspiel; 2 players, no
@@ -53,7 +54,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from rich.progress import Progress  # noqa: E402
 
-from spaghetti.ai import make_player  # noqa: E402
+from spaghetti.ai import NORMAL_NODES, NORMAL_SECONDS, AlphaBetaPlayer, make_player  # noqa: E402
 from spaghetti.ai.arena import elo, wilson  # noqa: E402
 from spaghetti.core.game import Game  # noqa: E402
 
@@ -78,12 +79,18 @@ def seatings(players: int) -> list[tuple[bool, ...]]:
 def player(name: str, seed: int, clock: bool) -> Any:
     """A level of ``make_player``; ``LEVEL+hand``: that level judging by the hand-written
     evaluation alone (``make_player(learned=False)``); ``easy+steady``: ``easy`` without its
-    random mistakes (``make_player(mistakes=0)``)."""
+    random mistakes (``make_player(mistakes=0)``); ``normal+xK``: ``normal`` with ``K`` times its
+    budget of positions."""
     base, _, modifier = name.partition("+")
     if modifier == "steady" and base == "easy":
         return make_player(base, seed, clock=clock, mistakes=0.0)
+    if base == "normal" and modifier[:1] == "x" and modifier[1:].isdigit():
+        return AlphaBetaPlayer(
+            max_nodes={p: n * int(modifier[1:]) for p, n in NORMAL_NODES.items()},
+            seconds=NORMAL_SECONDS if clock else None, seed=seed, learned=True)
     if modifier not in ("", "hand"):
-        raise ValueError(f"unknown player {name!r}: LEVEL, LEVEL+hand, easy+steady or mctsbot")
+        raise ValueError(f"unknown player {name!r}: LEVEL, LEVEL+hand, easy+steady, "
+                         "normal+xK or mctsbot")
     if base == "mctsbot" and not modifier:
         return ReferenceMCTS(seed)
     return make_player(base, seed, clock=clock, learned=not modifier)

@@ -518,6 +518,23 @@ def test_match_swaps_seats_over_the_same_programs():
     assert match.wins_a + match.wins_b + match.draws == 4
 
 
+def test_match_with_three_seats_plays_each_deal_with_a_in_every_seat():
+    match = play_match("random", "random", lambda name, seed: RandomPlayer(seed), games=6,
+                       seed=4, players=3)
+    assert [(g.seed, g.seat_a) for g in match.games] == [
+        (4, 0), (4, 1), (4, 2), (5, 0), (5, 1), (5, 2)]
+    assert match.fair_share == pytest.approx(1 / 3)
+    assert match.wins_a + match.wins_b + match.draws == 6
+
+
+def test_a_game_without_a_winner_counts_as_a_fair_share():
+    games = [GameResult(1, 0, None, 10), GameResult(1, 1, 1, 10), GameResult(1, 2, 0, 10)]
+    match = MatchResult("a", "b", games, players=3)
+    assert match.score_a == pytest.approx((1 + 1 / 3) / 3)
+    assert match.interval_a() == pytest.approx(wilson(1 + 1 / 3, 3))
+    assert match.interval_b() == pytest.approx(wilson(1 + 2 / 3, 3))
+
+
 # ------------------------------------------------------------------------- CLI
 
 
@@ -573,6 +590,21 @@ def test_cli_arena_prints_win_rates_and_elo():
     result = run("arena", "--players", "easy,random", "--games", "4", "--seed", "2")
     assert result.exit_code == 0, result.output
     assert "Wilson" in result.stdout and "Elo of A (easy)" in result.stdout
+
+
+def test_cli_arena_with_more_seats_measures_a_against_its_fair_share():
+    result = run("arena", "--players", "easy,random", "--seats", "3", "--games", "3",
+                 "--level", "3")
+    assert result.exit_code == 0, result.output
+    assert "B random (2 seats)" in result.stdout
+    assert "against a fair share of 33% (one seat in 3)" in result.stdout
+    assert "Elo" not in result.stdout  # Elo rates pairs
+
+
+def test_cli_arena_rejects_a_seat_count_the_game_does_not_allow():
+    result = run("arena", "--players", "easy,random", "--seats", "4", "--game", "pasta-logic")
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "players must be 2 in Pasta Logic, not 4" in result.output
 
 
 def test_cli_arena_rejects_an_unknown_difficulty():

@@ -69,6 +69,12 @@ class MatchResult:
     a: str
     b: str
     games: list[GameResult] = field(default_factory=list)
+    players: int = 2  # one A, the other seats B
+
+    @property
+    def fair_share(self) -> float:
+        """A's share of the wins if A and B were equally strong: one seat in ``players``."""
+        return 1.0 / self.players
 
     @property
     def n(self) -> int:
@@ -88,18 +94,20 @@ class MatchResult:
 
     @property
     def score_a(self) -> float:
-        """A's score: a win 1, a draw one half."""
-        return (self.wins_a + 0.5 * self.draws) / self.n if self.n else 0.5
+        """A's score: a win 1, a game without a winner A's fair share (a half with 2 players)."""
+        return (self.wins_a + self.fair_share * self.draws) / self.n if self.n else \
+            self.fair_share
 
     def interval_a(self) -> tuple[float, float]:
-        """95% Wilson interval of A's win rate (draws count as half a win)."""
-        return wilson(self.wins_a + 0.5 * self.draws, self.n)
+        """95% Wilson interval of A's score (a game without a winner: its fair share)."""
+        return wilson(self.wins_a + self.fair_share * self.draws, self.n)
 
     def interval_b(self) -> tuple[float, float]:
-        return wilson(self.wins_b + 0.5 * self.draws, self.n)
+        """The same for the B seats together."""
+        return wilson(self.wins_b + (1 - self.fair_share) * self.draws, self.n)
 
     def elo_a(self) -> float:
-        """A's Elo advantage over B, from A's score."""
+        """A's Elo advantage over B, from A's score (2 players: Elo rates pairs)."""
         return elo(self.score_a)
 
 
@@ -122,16 +130,17 @@ def play_match(a: str, b: str, make: Callable[[str, int], Player], games: int = 
                on_game: Callable[[GameResult], None] | None = None,
                cards: tuple = (), variant: str = "spaghetti-code",
                options: dict | None = None) -> MatchResult:
-    """Play ``games`` games of A against B: game i is dealt by seed ``seed + i // 2``, and A
-    takes seat 0 in even games and seat 1 in odd ones (with 3+ players, the seats other than
-    A's are all B). ``make(name, seed)`` builds a player. ``on_game`` is told each result.
-    ``cards``: custom cards that join the deck; ``variant`` and ``options``: the game played."""
-    result = MatchResult(a, b)
+    """Play ``games`` games of one A against B in every other seat: game i is dealt by seed
+    ``seed + i // players`` and A takes seat ``i % players``, so each deal is played with A in
+    every seat in turn (with 2 players: seat 0 in even games, seat 1 in odd ones).
+    ``make(name, seed)`` builds a player. ``on_game`` is told each result. ``cards``: custom
+    cards that join the deck; ``variant`` and ``options``: the game played."""
+    result = MatchResult(a, b, players=players)
     game = Game(level=level, players=players, custom_cards=cards, variant=variant,
                 options=options or {})
     for i in range(games):
-        deal = seed + i // 2
-        seat_a = i % 2 if players == 2 else i % players
+        deal = seed + i // players
+        seat_a = i % players
         seats = [make(a if s == seat_a else b, deal * 10 + s) for s in range(players)]
         final = play_game(game.new_state(seed=deal), seats)
         one = GameResult(deal, seat_a, final.winner, len(final.history))
