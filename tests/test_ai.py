@@ -601,6 +601,13 @@ def test_cli_arena_with_more_seats_measures_a_against_its_fair_share():
     assert "Elo" not in result.stdout  # Elo rates pairs
 
 
+def test_cli_arena_plays_the_same_games_in_several_processes():
+    args = ("arena", "--players", "easy,random", "--seats", "3", "--games", "6", "--level", "2")
+    alone, together = run(*args), run(*args, "--workers", "2")
+    assert alone.exit_code == 0 and together.exit_code == 0, together.output
+    assert alone.stdout == together.stdout
+
+
 def test_cli_arena_rejects_a_seat_count_the_game_does_not_allow():
     result = run("arena", "--players", "easy,random", "--seats", "4", "--game", "pasta-logic")
     assert result.exit_code != 0 and "Traceback" not in result.output

@@ -9,7 +9,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..core.game import Game
 from ..core.state import State
@@ -129,22 +131,38 @@ def play_match(a: str, b: str, make: Callable[[str, int], Player], games: int = 
                level: int = 1, seed: int = 0, players: int = 2,
                on_game: Callable[[GameResult], None] | None = None,
                cards: tuple = (), variant: str = "spaghetti-code",
-               options: dict | None = None) -> MatchResult:
+               options: dict | None = None, workers: int = 1) -> MatchResult:
     """Play ``games`` games of one A against B in every other seat: game i is dealt by seed
     ``seed + i // players`` and A takes seat ``i % players``, so each deal is played with A in
     every seat in turn (with 2 players: seat 0 in even games, seat 1 in odd ones).
-    ``make(name, seed)`` builds a player. ``on_game`` is told each result. ``cards``: custom
-    cards that join the deck; ``variant`` and ``options``: the game played."""
+    ``make(name, seed)`` builds a player. ``on_game`` is told each result, in the games' order.
+    ``cards``: custom cards that join the deck; ``variant`` and ``options``: the game played.
+    ``workers`` > 1 plays the games in that many processes (``make`` must then be a function
+    of a module, which pickles); every game depends on its seeds alone, so the result is the
+    same whatever the number of workers."""
     result = MatchResult(a, b, players=players)
     game = Game(level=level, players=players, custom_cards=cards, variant=variant,
                 options=options or {})
-    for i in range(games):
-        deal = seed + i // players
-        seat_a = i % players
-        seats = [make(a if s == seat_a else b, deal * 10 + s) for s in range(players)]
-        final = play_game(game.new_state(seed=deal), seats)
-        one = GameResult(deal, seat_a, final.winner, len(final.history))
-        result.games.append(one)
-        if on_game is not None:
-            on_game(one)
+    one = partial(match_game, a, b, make, game, seed)
+    pool = ProcessPoolExecutor(workers) if workers > 1 and games > 1 else None
+    try:
+        # (map keeps the games' order, and hands the workers a few games at a time)
+        for played in (pool.map(one, range(games)) if pool else map(one, range(games))):
+            result.games.append(played)
+            if on_game is not None:
+                on_game(played)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     return result
+
+
+def match_game(a: str, b: str, make: Callable[[str, int], Player], game: Game, seed: int,
+               i: int) -> GameResult:
+    """Game ``i`` of :func:`play_match`."""
+    players = game.players
+    deal = seed + i // players
+    seat_a = i % players
+    seats = [make(a if s == seat_a else b, deal * 10 + s) for s in range(players)]
+    final = play_game(game.new_state(seed=deal), seats)
+    return GameResult(deal, seat_a, final.winner, len(final.history))

@@ -43,8 +43,10 @@ def _pair(text: str) -> tuple[str, str]:
               show_default=True, help="The game of the family.")
 @click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE",
               help="Rule option as name=value; repeatable (see spaghetti play --help).")
+@click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Processes that play games side by side (the results are the same).")
 def arena(pair: str, seats: int, games: int, level: int, seed: int, cards_path: str | None,
-          variant: str, rule_options: tuple[str, ...]) -> None:
+          variant: str, rule_options: tuple[str, ...], workers: int) -> None:
     """Play computer players against each other and report who is stronger.
 
     Games over seeded programs, each program once with A in each seat (two players: twice,
@@ -59,6 +61,7 @@ def arena(pair: str, seats: int, games: int, level: int, seed: int, cards_path: 
       spaghetti arena --players easy,random --cards examples/custom-cards.toml
       spaghetti arena --players normal,easy --game pasta-logic --games 40
       spaghetti arena --players normal,easy --seats 4 --level 3 --games 40
+      spaghetti arena --players hard,normal --level 3 --games 40 --workers 4
     """
     a, b = _pair(pair)
     cards = read_cards(cards_path)
@@ -81,7 +84,8 @@ def arena(pair: str, seats: int, games: int, level: int, seed: int, cards_path: 
 
         match = play_match(a, b, make_player, games=games, level=level, seed=seed,
                            players=seats, on_game=on_game, cards=cards, variant=variant,
-                           options=parse_options(rule_options))  # as play and new
+                           options=parse_options(rule_options),  # as play and new
+                           workers=workers)
     table = Table(title=f"{counted(games, 'game')}, level {level}, {seats} seats, seeds {seed} "
                         f"to {seed + (games - 1) // seats}, A in each seat in turn",
                   title_justify="left")
