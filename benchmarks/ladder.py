@@ -16,7 +16,9 @@ equal players score 50 %. A level ``LEVEL+hand`` is that level judging the posit
 leaves unexplored by the hand-written evaluation even where a learned one ships for the game
 (spaghetti.ai.value), as every level did before one shipped (``--pairs normal+hand-normal``
 pits the two evaluations); ``easy+steady`` is ``easy`` without its random mistakes;
-``normal+x4`` is ``normal`` with four times its budget of positions (any whole factor).
+``normal+x4`` is ``normal`` with four times its budget of positions (any whole factor);
+``mcts+2000`` is MCTS (``MCTSPlayer``, the learned evaluation where a network ships) with 2,000
+iterations a decision.
 ``mctsbot`` is the outside reference: OpenSpiel's ``MCTSBot`` (random rollouts, UCT c = 2) with
 ``MCTSBOT_SIMULATIONS`` simulations a decision, ten times the 1,000 of OpenSpiel's own MCTS
 example, searching the project's OpenSpiel game (spaghetti.interop.openspiel; 2 players, no
@@ -54,7 +56,8 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from rich.progress import Progress  # noqa: E402
 
-from spaghetti.ai import NORMAL_NODES, NORMAL_SECONDS, AlphaBetaPlayer, make_player  # noqa: E402
+from spaghetti.ai import (NORMAL_NODES, NORMAL_SECONDS, AlphaBetaPlayer, MCTSPlayer,  # noqa: E402
+                          make_player)
 from spaghetti.ai.arena import elo, wilson  # noqa: E402
 from spaghetti.core.game import Game  # noqa: E402
 
@@ -80,7 +83,7 @@ def player(name: str, seed: int, clock: bool) -> Any:
     """A level of ``make_player``; ``LEVEL+hand``: that level judging by the hand-written
     evaluation alone (``make_player(learned=False)``); ``easy+steady``: ``easy`` without its
     random mistakes (``make_player(mistakes=0)``); ``normal+xK``: ``normal`` with ``K`` times its
-    budget of positions."""
+    budget of positions; ``mcts+N``: MCTS with ``N`` iterations a decision."""
     base, _, modifier = name.partition("+")
     if modifier == "steady" and base == "easy":
         return make_player(base, seed, clock=clock, mistakes=0.0)
@@ -88,9 +91,12 @@ def player(name: str, seed: int, clock: bool) -> Any:
         return AlphaBetaPlayer(
             max_nodes={p: n * int(modifier[1:]) for p, n in NORMAL_NODES.items()},
             seconds=NORMAL_SECONDS if clock else None, seed=seed, learned=True)
+    if base == "mcts" and modifier.isdigit():
+        return MCTSPlayer(iterations=int(modifier), seconds=1.0 if clock else None, seed=seed,
+                          learned=True)
     if modifier not in ("", "hand"):
         raise ValueError(f"unknown player {name!r}: LEVEL, LEVEL+hand, easy+steady, "
-                         "normal+xK or mctsbot")
+                         "normal+xK, mcts+N or mctsbot")
     if base == "mctsbot" and not modifier:
         return ReferenceMCTS(seed)
     return make_player(base, seed, clock=clock, learned=not modifier)
