@@ -10,7 +10,8 @@ A pairing X-Y (X the level below, Y the one above) at a setup (level x players) 
 tuned on; a fresh range, say 200000 on, measures them on deals they never saw, and the run
 prints the range it plays before it starts), each deal once per seating of X and Y: with 2
 players X sits first and second; with 3 players every seating of one X and two Y and of two X
-and one Y; with 4 players every seating of two X and two Y. So each side holds the same seats
+and one Y; with 4 players every seating of two X and two Y (``--lone``: with 3 or 4 players one
+Y, in each seat in turn, against X in every other seat). So each side holds the same seats
 equally often, and a game counts for Y when a Y wins it (a draw: a half), for X when an X does;
 equal players score 50 %. A level ``LEVEL+hand`` is that level judging the positions its search
 leaves unexplored by the hand-written evaluation even where a learned one ships for the game
@@ -70,10 +71,13 @@ PAIRS = ("random-easy", "easy-normal", "normal-hard", "hard-perfect")
 MAX_DECISIONS = {2: 500, 3: 1000, 4: 1000}
 
 
-def seatings(players: int) -> list[tuple[bool, ...]]:
-    """Every seating of X (True) and Y with each side holding each seat equally often."""
+def seatings(players: int, lone: bool = False) -> list[tuple[bool, ...]]:
+    """Every seating of X (True) and Y with each side holding each seat equally often;
+    ``lone``: only those of one Y, in each seat in turn."""
     if players == 2:
         return [(True, False), (False, True)]
+    if lone:
+        return [tuple(s != k for s in range(players)) for k in range(players)]
     sizes = (2,) if players == 4 else range(1, players)
     return [tuple(s in xs for s in range(players))
             for k in sizes for xs in itertools.combinations(range(players), k)]
@@ -224,6 +228,9 @@ def main() -> None:
                         "tuned on; choose a fresh range to measure on unseen deals)")
     parser.add_argument("--no-clock", action="store_true",
                         help="budgets of positions alone, no seconds caps (load-independent)")
+    parser.add_argument("--lone", action="store_true",
+                        help="with 3 or 4 players, only the seatings of one upper player, in "
+                        "each seat in turn, against the lower in every other seat")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "ladder.jsonl"))
     parser.add_argument("--report", action="store_true", help="only print the table")
@@ -240,7 +247,7 @@ def main() -> None:
     jobs = [{"level": level, "players": players, "x": x, "y": y, "deal": args.first_deal + d,
              "seating": list(seating), **({} if clock else {"clock": False})}
             for (level, players) in setups for (x, y) in pairs
-            for d in range(args.deals) for seating in seatings(players)]
+            for d in range(args.deals) for seating in seatings(players, args.lone)]
     todo = [j for j in jobs if key(j) not in done]
     announced = (f"deals {args.first_deal}-{args.first_deal + args.deals - 1}, players "
                  + ("with their seconds caps" if clock else "by budgets of positions alone"))
