@@ -18,8 +18,9 @@ leaves unexplored by the hand-written evaluation even where a learned one ships 
 (spaghetti.ai.value), as every level did before one shipped (``--pairs normal+hand-normal``
 pits the two evaluations); ``easy+steady`` is ``easy`` without its random mistakes;
 ``normal+x4`` is ``normal`` with four times its budget of positions (any whole factor);
-``mcts+2000`` is MCTS (``MCTSPlayer``, the learned evaluation where a network ships) with 2,000
-iterations a decision.
+``easy+material`` is the steady ``easy`` judging by lives and flags alone (a beginner's
+count); ``mcts+2000`` is MCTS (``MCTSPlayer``, the learned evaluation where a network ships)
+with 2,000 iterations a decision.
 ``mctsbot`` is the outside reference: OpenSpiel's ``MCTSBot`` (random rollouts, UCT c = 2) with
 ``MCTSBOT_SIMULATIONS`` simulations a decision, ten times the 1,000 of OpenSpiel's own MCTS
 example, searching the project's OpenSpiel game (spaghetti.interop.openspiel; 2 players, no
@@ -46,6 +47,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import pathlib
 import sys
 import time
@@ -57,8 +59,9 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from rich.progress import Progress  # noqa: E402
 
-from spaghetti.ai import (NORMAL_NODES, NORMAL_SECONDS, AlphaBetaPlayer, MCTSPlayer,  # noqa: E402
-                          make_player)
+from spaghetti.ai import (EASY_SECONDS, NORMAL_NODES, NORMAL_SECONDS,  # noqa: E402
+                          AlphaBetaPlayer, GreedyPlayer, MCTSPlayer, make_player)
+from spaghetti.ai.evaluate import SCALE, WEIGHTS, terms  # noqa: E402
 from spaghetti.ai.arena import elo, wilson  # noqa: E402
 from spaghetti.core.game import Game  # noqa: E402
 
@@ -91,6 +94,9 @@ def player(name: str, seed: int, clock: bool) -> Any:
     base, _, modifier = name.partition("+")
     if modifier == "steady" and base == "easy":
         return make_player(base, seed, clock=clock, mistakes=0.0)
+    if modifier == "material" and base == "easy":
+        return GreedyPlayer(seed, seconds=EASY_SECONDS if clock else None,
+                            evaluation=material)
     if base == "normal" and modifier[:1] == "x" and modifier[1:].isdigit():
         return AlphaBetaPlayer(
             max_nodes={p: n * int(modifier[1:]) for p, n in NORMAL_NODES.items()},
@@ -100,10 +106,21 @@ def player(name: str, seed: int, clock: bool) -> Any:
                           learned=True)
     if modifier not in ("", "hand"):
         raise ValueError(f"unknown player {name!r}: LEVEL, LEVEL+hand, easy+steady, "
-                         "normal+xK, mcts+N or mctsbot")
+                         "easy+material, normal+xK, mcts+N or mctsbot")
     if base == "mctsbot" and not modifier:
         return ReferenceMCTS(seed)
     return make_player(base, seed, clock=clock, learned=not modifier)
+
+
+def material(state: Any, seat: int) -> float:
+    """The hand-written evaluation of lives and flags alone (``easy+material``): what a
+    beginner counts, without whose turn comes next."""
+    if state.is_over:
+        return state.returns()[seat]
+    if not state.alive[seat]:
+        return -1.0
+    named = terms(state, seat)
+    return SCALE * math.tanh(WEIGHTS["life"] * named["life"] + WEIGHTS["flags"] * named["flags"])
 
 
 #: OpenSpiel's example (open_spiel/python/examples/mcts.py) runs 1,000 simulations a move.

@@ -299,6 +299,29 @@ def test_easy_without_mistakes_is_the_greedy_player():
         state.apply_action(option)
 
 
+def test_greedy_judges_by_the_evaluation_it_is_given():
+    # Judging by the opposite of the evaluation, it picks what the usual greedy player
+    # thinks worst wherever the two disagree.
+    state = spaghetti.new_game(3, 2, seed=6)
+    rng = random.Random(6)
+    while state.phase != "execution" or len(state.legal_actions()) < 2:
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    asked: list[int] = []
+
+    def contrary(position, seat):
+        asked.append(seat)
+        return -evaluate(position, seat)
+
+    # (max_nodes=0: depth 1 alone, where each option's value is the evaluation of one position)
+    usual = GreedyPlayer(1, max_nodes=0).scores(state)
+    turned = GreedyPlayer(1, max_nodes=0, evaluation=contrary).scores(state)
+    assert asked
+    for action, value in usual.items():
+        if abs(value) < 0.9:  # (judged, not a finished game)
+            assert turned[action] == pytest.approx(-value)
+
+
 def test_greedy_mistakes_must_be_a_share():
     with pytest.raises(ValueError, match="share of the decisions"):
         GreedyPlayer(1, mistakes=1.5)

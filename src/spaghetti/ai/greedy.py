@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from ..core.state import State
 from .base import ActionPlayer
@@ -40,9 +41,11 @@ class GreedyPlayer(ActionPlayer):
     """
 
     def __init__(self, seed: int | None = None, max_nodes: int = MAX_NODES,
-                 seconds: float | None = None, mistakes: float = 0.0):
+                 seconds: float | None = None, mistakes: float = 0.0,
+                 evaluation: Callable[[State, int], float] = evaluate):
         if not 0.0 <= mistakes <= 1.0:
             raise ValueError(f"mistakes is a share of the decisions, 0 to 1, not {mistakes}")
+        self.evaluation = evaluation  # the value of an unfinished position for a seat
         self.rng = random.Random(seed)
         self.mistakes = mistakes
         self.max_nodes = max_nodes
@@ -105,10 +108,10 @@ class GreedyPlayer(ActionPlayer):
             value = child.returns()[seat]
             return value - WIN_DELAY * ply if value > 0 else value
         if child.to_move != seat:
-            return evaluate(child, seat)
+            return self.evaluation(child, seat)
         if depth <= 1:
             self._deeper = True  # there is more to see
-            return evaluate(child, seat)
+            return self.evaluation(child, seat)
         return max(self._value(child, a, seat, depth - 1, ply + 1)
                    for a in child.legal_actions())
 
