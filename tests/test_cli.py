@@ -397,7 +397,7 @@ def test_a_count_of_one_is_singular(tmp_path):
     assert_one_line_error(result)
     assert result.stderr == "spaghetti: error: --number: the set has 1 puzzle\n"
     result = run("arena", "--players", "random,random", "--games", "1")
-    assert result.exit_code == 0 and "1 game, level 1, seeds 0 to 0" in result.stdout
+    assert result.exit_code == 0 and "1 game, level 1, 2 seats, seeds 0 to 0" in result.stdout
 
 
 # ------------------------------------------------------------------------- pieces
