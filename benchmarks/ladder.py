@@ -16,10 +16,11 @@ equally often, and a game counts for Y when a Y wins it (a draw: a half), for X 
 equal players score 50 %. A level ``LEVEL+hand`` is that level judging the positions its search
 leaves unexplored by the hand-written evaluation even where a learned one ships for the game
 (spaghetti.ai.value), as every level did before one shipped (``--pairs normal+hand-normal``
-pits the two evaluations); ``easy+steady`` is ``easy`` without its random mistakes;
+pits the two evaluations); ``easy+steady`` is the greedy player judging by the whole
+hand-written evaluation (the steady ``easy`` of before ``easy`` counted lives and flags alone);
+``easy+material`` is today's ``easy`` (the name its first measurements were made under);
 ``normal+x4`` is ``normal`` with four times its budget of positions (any whole factor);
-``easy+material`` is the steady ``easy`` judging by lives and flags alone (a beginner's
-count); ``mcts+2000`` is MCTS (``MCTSPlayer``, the learned evaluation where a network ships)
+``mcts+2000`` is MCTS (``MCTSPlayer``, the learned evaluation where a network ships)
 with 2,000 iterations a decision.
 ``mctsbot`` is the outside reference: OpenSpiel's ``MCTSBot`` (random rollouts, UCT c = 2) with
 ``MCTSBOT_SIMULATIONS`` simulations a decision, ten times the 1,000 of OpenSpiel's own MCTS
@@ -47,7 +48,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import pathlib
 import sys
 import time
@@ -61,7 +61,6 @@ from rich.progress import Progress  # noqa: E402
 
 from spaghetti.ai import (EASY_SECONDS, NORMAL_NODES, NORMAL_SECONDS,  # noqa: E402
                           AlphaBetaPlayer, GreedyPlayer, MCTSPlayer, make_player)
-from spaghetti.ai.evaluate import SCALE, WEIGHTS, terms  # noqa: E402
 from spaghetti.ai.arena import elo, wilson  # noqa: E402
 from spaghetti.core.game import Game  # noqa: E402
 
@@ -88,15 +87,14 @@ def seatings(players: int, lone: bool = False) -> list[tuple[bool, ...]]:
 
 def player(name: str, seed: int, clock: bool) -> Any:
     """A level of ``make_player``; ``LEVEL+hand``: that level judging by the hand-written
-    evaluation alone (``make_player(learned=False)``); ``easy+steady``: ``easy`` without its
-    random mistakes (``make_player(mistakes=0)``); ``normal+xK``: ``normal`` with ``K`` times its
-    budget of positions; ``mcts+N``: MCTS with ``N`` iterations a decision."""
+    evaluation alone (``make_player(learned=False)``); ``easy+steady``: the greedy player by the
+    whole hand-written evaluation; ``easy+material``: ``easy``; ``normal+xK``: ``normal`` with
+    ``K`` times its budget of positions; ``mcts+N``: MCTS with ``N`` iterations a decision."""
     base, _, modifier = name.partition("+")
     if modifier == "steady" and base == "easy":
-        return make_player(base, seed, clock=clock, mistakes=0.0)
+        return GreedyPlayer(seed, seconds=EASY_SECONDS if clock else None)
     if modifier == "material" and base == "easy":
-        return GreedyPlayer(seed, seconds=EASY_SECONDS if clock else None,
-                            evaluation=material)
+        return make_player(base, seed, clock=clock)
     if base == "normal" and modifier[:1] == "x" and modifier[1:].isdigit():
         return AlphaBetaPlayer(
             max_nodes={p: n * int(modifier[1:]) for p, n in NORMAL_NODES.items()},
@@ -110,17 +108,6 @@ def player(name: str, seed: int, clock: bool) -> Any:
     if base == "mctsbot" and not modifier:
         return ReferenceMCTS(seed)
     return make_player(base, seed, clock=clock, learned=not modifier)
-
-
-def material(state: Any, seat: int) -> float:
-    """The hand-written evaluation of lives and flags alone (``easy+material``): what a
-    beginner counts, without whose turn comes next."""
-    if state.is_over:
-        return state.returns()[seat]
-    if not state.alive[seat]:
-        return -1.0
-    named = terms(state, seat)
-    return SCALE * math.tanh(WEIGHTS["life"] * named["life"] + WEIGHTS["flags"] * named["flags"])
 
 
 #: OpenSpiel's example (open_spiel/python/examples/mcts.py) runs 1,000 simulations a move.

@@ -93,7 +93,7 @@ def test_a_result_records_where_its_games_come_from(tmp_path):
     origin = head["provenance"]
     assert origin["engine"] == engines.path() and origin["seeds"] == [3, 8]
     assert origin["players"] == {"easy": definition("easy"), "random": definition("random")}
-    assert origin["players"]["easy"]["mistakes"] == 0.25 and origin["version"]
+    assert origin["players"]["easy"]["evaluation"] == "lives and flags alone" and origin["version"]
     assert origin["options"] == {"a": {}, "b": {"placement_order": "snake"}}
     assert head["experiment"]["arms"]["b"]["options"] == {"placement_order": "snake"}
     game = json.loads(path.read_text().splitlines()[1])["game"]

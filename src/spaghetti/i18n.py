@@ -34,13 +34,15 @@ _STRINGS: dict[str, tuple[str, str]] = {
     "level": ("level {n}", "レベル{n}"),
     # The computer's difficulties, as the ladder (docs/performance.md) measures them.
     "ai.random": ("random: any legal option", "ランダム: 合法な手から無作為"),
-    "ai.easy": ("easy: its own move only, at once, and one move in four at random; beats random",
-                "やさしい: 自分の手だけを読む（即答）。4手に1手は無作為に指す。ランダムに勝つ"),
+    "ai.easy": ("easy: its own move only, at once, counting lives and flags as a beginner "
+                "does; beats random",
+                "やさしい: 自分の手だけを読む（即答）。初心者のようにライフと旗の数だけで判断する。"
+                "ランダムに勝つ"),
     "ai.normal": ("normal: reads the replies too, under 1 s a move (judging by a learned "
-                  "network at levels 2 and 3 with 2 players and at level 3 with 3); won 75-95 % "
+                  "network at levels 2 and 3 with 2 players and at level 3 with 3); won 75-88 % "
                   "against easy with 2 to 4 players",
                   "ふつう: 相手の応手も読む（1手1秒以内。レベル2・3の2人とレベル3の3人では自己対局で"
-                  "学習した評価を使う）。やさしいに対し勝率75〜95%（2〜4人）"),
+                  "学習した評価を使う）。やさしいに対し勝率75〜88%（2〜4人）"),
     "ai.hard": ("hard: reads deeper and plays proven moves near the end (at level 1 from "
                 "placement on), about 5 s a move at most; won 90 % against normal at level 1 "
                 "and 76 % at level 3 with 2 players, 83-92 % with 3-4 players",

@@ -3,9 +3,9 @@
 ``make_player(level, seed)`` builds one by difficulty (``LEVELS``):
 
 - ``random``: uniformly random legal options;
-- ``easy``: :class:`GreedyPlayer`, one ply of its own decisions judged by the evaluation
-  (within 3,000 positions, never more than a fifth of a second), and one decision in four a
-  legal option at random;
+- ``easy``: :class:`GreedyPlayer`, one ply of its own decisions (within 3,000 positions, never
+  more than a fifth of a second), judging the positions it reaches as a beginner does, by lives
+  and flags alone (:func:`spaghetti.ai.evaluate.material`);
 - ``normal``: :class:`AlphaBetaPlayer`, the replies seen too, within 5,000 positions with two
   players and 20,000 with more (about a tenth and a third of a second a decision, never more
   than one), judging the positions it leaves unexplored by the learned evaluation where a
@@ -44,13 +44,14 @@ class Player(Protocol):
 
 
 from .alphabeta import AlphaBetaPlayer  # noqa: E402
+from .evaluate import material  # noqa: E402
 from .greedy import MAX_NODES as GREEDY_NODES  # noqa: E402
 from .greedy import GreedyPlayer  # noqa: E402
 from .mcts import MCTSPlayer  # noqa: E402
 from .perfect import LEVEL1_NODES, MIN_SEARCH_SECONDS, SWINDLE_NODES, ProvingPlayer  # noqa: E402
 from .random_player import RandomPlayer  # noqa: E402
 
-EASY_SECONDS, EASY_MISTAKES = 0.2, 0.25
+EASY_SECONDS = 0.2
 #: normal's budget by the number of players: with two, 20,000 positions made the steps below and
 #: above it uneven (docs/performance.md, the ladder); with more, 5,000 fell short against easy.
 NORMAL_NODES, NORMAL_SECONDS = {2: 5_000, 3: 20_000, 4: 20_000, 5: 20_000}, 1.0
@@ -66,7 +67,7 @@ LEARNING_LEVELS = ("normal", "hard", "perfect")
 
 
 def make_player(level: str, seed: int | None = None, clock: bool = True,
-                learned: bool = True, mistakes: float = EASY_MISTAKES) -> Player:
+                learned: bool = True) -> Player:
     """A computer player of a difficulty in ``LEVELS``.
 
     ``clock=False`` leaves out the seconds cap: the player's budgets are then counts of
@@ -74,7 +75,6 @@ def make_player(level: str, seed: int | None = None, clock: bool = True,
     load (the lab plays so, and ``spaghetti lab verify`` replays its games). ``learned=False``
     makes ``normal``, ``hard`` and ``perfect`` judge by the hand-written evaluation even where a
     network ships for the game (as they all did before one shipped: benchmarks compare them).
-    ``mistakes``: the share of ``easy``'s decisions played at random (benchmarks try others).
 
     >>> type(make_player("easy", 1)).__name__
     'GreedyPlayer'
@@ -85,7 +85,7 @@ def make_player(level: str, seed: int | None = None, clock: bool = True,
     if level == "random":
         return RandomPlayer(seed)
     if level == "easy":
-        return GreedyPlayer(seed, seconds=capped(EASY_SECONDS), mistakes=mistakes)
+        return GreedyPlayer(seed, seconds=capped(EASY_SECONDS), evaluation=material)
     if level == "normal":
         return AlphaBetaPlayer(max_nodes=NORMAL_NODES, seconds=capped(NORMAL_SECONDS), seed=seed,
                                learned=learned)
@@ -103,14 +103,15 @@ def make_player(level: str, seed: int | None = None, clock: bool = True,
 
 def definition(level: str) -> dict:
     """What a difficulty is made of, as the lab records it beside its results: its player's
-    class, budgets and mistakes (``make_player``), how it judges a position, and digests of the
+    class and budgets (``make_player``), how it judges a position, and digests of the
     source of the computer players (``source``) and of the networks that ship (``networks``),
     which any change of how they choose changes."""
     judged = {"evaluation": "learned where a network ships, else hand-written",
               "networks": _weights_digest()}
     budgets: dict[str, dict] = {
         "random": {"class": "RandomPlayer"},
-        "easy": {"class": "GreedyPlayer", "max_nodes": GREEDY_NODES, "mistakes": EASY_MISTAKES},
+        "easy": {"class": "GreedyPlayer", "max_nodes": GREEDY_NODES,
+                 "evaluation": "lives and flags alone"},
         "normal": {"class": "AlphaBetaPlayer", "max_nodes": NORMAL_NODES, **judged},
         "hard": {"class": "ProvingPlayer", "fallback_nodes": HARD_NODES,
                  "proof_nodes": HARD_PROOF_NODES, "level1_nodes": HARD_LEVEL1_NODES,

@@ -157,6 +157,22 @@ def evaluate(state: State, seat: int, rival: str = "mean") -> float:
     return _squash(terms(state, seat))
 
 
+def material(state: State, seat: int) -> float:
+    """The evaluation of lives and flags alone, what a beginner counts (``easy`` judges by it):
+    ``evaluate`` without the supply, the heads of the queues and whose turns come soon.
+
+    >>> import spaghetti
+    >>> material(spaghetti.new_game(seed=1), 0)
+    0.0
+    """
+    if state.is_over:
+        return state.returns()[seat]
+    if not state.alive[seat]:
+        return -1.0
+    named = terms(state, seat)
+    return SCALE * math.tanh(W_LIFE * named["life"] + W_FLAGS * named["flags"])
+
+
 def _squash(named: dict[str, float]) -> float:
     return SCALE * math.tanh(sum(WEIGHTS[name] * value for name, value in named.items()))
 

@@ -9,11 +9,11 @@ depth 1, 2, 3, ... as long as a whole iteration fits, so every option is seen eq
 the quickest wins are found first. ``seconds`` caps it in time as well (depth 1 always
 completes): a count keeps a seeded game exact, the time keeps ``easy`` quick on a busy machine.
 
-``mistakes`` makes it a gentler opponent: that share of its decisions (drawn from its seeded
-``rng``, so a seeded game still replays exactly) is a legal option picked at random instead.
-``easy`` plays so one decision in four; without them the greedy player held its own against
-the ``normal`` search with 3 and 4 players, and a player who moves up a difficulty must meet a
-stronger opponent (docs/performance.md, the ladder).
+``evaluation`` judges the positions reached: the hand-written evaluation unless another is
+given. ``easy`` judges by lives and flags alone (:func:`spaghetti.ai.evaluate.material`), as a
+beginner counts: judging by the whole evaluation, the greedy player held its own against the
+``normal`` search with 4 players, and a player who moves up a difficulty must meet a stronger
+opponent (docs/performance.md, the ladder).
 """
 
 from __future__ import annotations
@@ -41,13 +41,10 @@ class GreedyPlayer(ActionPlayer):
     """
 
     def __init__(self, seed: int | None = None, max_nodes: int = MAX_NODES,
-                 seconds: float | None = None, mistakes: float = 0.0,
+                 seconds: float | None = None,
                  evaluation: Callable[[State, int], float] = evaluate):
-        if not 0.0 <= mistakes <= 1.0:
-            raise ValueError(f"mistakes is a share of the decisions, 0 to 1, not {mistakes}")
         self.evaluation = evaluation  # the value of an unfinished position for a seat
         self.rng = random.Random(seed)
-        self.mistakes = mistakes
         self.max_nodes = max_nodes
         self.seconds = seconds
         self._nodes = 0
@@ -55,8 +52,6 @@ class GreedyPlayer(ActionPlayer):
         self._deadline: float | None = None
 
     def best_action(self, state: State, legal: tuple[int, ...]) -> int:
-        if self.mistakes and self.rng.random() < self.mistakes:
-            return legal[self.rng.randrange(len(legal))]
         scores = self.scores(state)
         best = max(scores.values())
         ties = [a for a in legal if scores[a] >= best - _EPS]

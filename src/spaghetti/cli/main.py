@@ -196,7 +196,7 @@ def _refuse_setup_with_load(ctx: click.Context) -> None:
               show_default=True,
               help="'human': everyone at one keyboard; otherwise every seat but --seat is a "
                    "computer: 'random' plays at random, 'easy' looks at its own move only (at "
-                   "once) and plays one move in four at random, 'normal' sees the replies too "
+                   "once) and counts lives and flags, 'normal' sees the replies too "
                    "(under 1 s a move), 'hard' searches deeper and plays the solver's proven "
                    "moves near the end (about 5 s at most; both judge by a network learned "
                    "from self-play where one ships: levels 2 and 3 with 2 players, level 3 "

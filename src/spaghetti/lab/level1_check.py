@@ -7,8 +7,8 @@ the solver's model of them), and the check is that it never loses:
 
 - every first placement of the opponent (then random play, seeded);
 - random play (three seeds);
-- MCTS at two budgets, the greedy ``easy`` player and the alpha-beta ``normal`` search (a budget
-  of positions, no time cap, so a game replays exactly).
+- MCTS at two budgets, the greedy player (by the whole hand-written evaluation) and the
+  alpha-beta ``normal`` search (a budget of positions, no time cap, so a game replays exactly).
 
 At each of the winner's decisions the solver must prove a win again from the position the game
 has reached (a proof covers every reply, so the table of the first proof usually holds it); if

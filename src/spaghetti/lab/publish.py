@@ -210,7 +210,7 @@ def seats_players_section(out: pathlib.Path, figures: bool = True) -> str:
             cells += [""] * (len(seats) - len(cells))
             ends = endings(games)
             draws = ends.get("draw")
-            stalemates = f"{ends['stalemate'].value:.0%}" if "stalemate" in ends else "0 %"
+            stalemates = f"{ends['stalemate'].value:.0%}" if "stalemate" in ends else "0%"
             if "height" in ends:
                 stalemates += f" (+{ends['height'].value:.0%} at the height)"
             lines.append(f"| {arm.get('level', 1)} | {players} | {_games_cell(games)} | "

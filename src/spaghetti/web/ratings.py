@@ -26,16 +26,17 @@ SCALE = 60
 PROVISIONAL = 5
 COMPUTER_SIGMA = 1.0
 #: Each computer level's Elo over ``random``: the ladder at level 1 with two players, where every
-#: level is measured (docs/performance.md, ``benchmarks/ladder.py``, fresh deals 770000 on, no
-#: clock). ``perfect`` scored even with ``hard`` there (both prove most placements), so it has
-#: ``hard``'s rating.
-LADDER_ELO = {"random": 0, "easy": 512, "normal": 948, "hard": 1330, "perfect": 1330}
+#: level is measured (docs/performance.md, ``benchmarks/ladder.py``, fresh deals 770000 on and,
+#: for ``easy``, 870000 on, no clock; ``easy`` over ``random`` won all 60 games there, counted as
+#: the table's cap of 800). ``perfect`` scored even with ``hard`` there (both prove most
+#: placements), so it has ``hard``'s rating.
+LADDER_ELO = {"random": 0, "easy": 800, "normal": 1125, "hard": 1507, "perfect": 1507}
 #: Elo points per unit of ``mu``. Between two well-known players (``sigma`` 1, and the model's
 #: ``beta`` of ``SIGMA / 2``) Plackett-Luce gives the odds exp(d / c) for a difference d of
 #: ``mu``, c = sqrt(2 beta^2 + 2); Elo gives 10^(D / 400) for a difference D.
 ELO_PER_MU = 400 / math.log(10) / math.sqrt(2 * (SIGMA / 2) ** 2 + 2 * COMPUTER_SIGMA ** 2)
 #: ``random``'s ``mu``, shown as 300; the other levels sit above it by their ladder Elo (shown:
-#: easy 1372, normal 2284, hard and perfect 3084; a new player, 1500, between easy and normal).
+#: easy 1974, normal 2655, hard and perfect 3454; a new player, 1500, between random and easy).
 RANDOM_MU = 5.0
 #: The fixed ``mu`` of each computer level.
 COMPUTER = {level: RANDOM_MU + elo / ELO_PER_MU for level, elo in LADDER_ELO.items()}
