@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
+import pathlib
 import random
+from types import ModuleType
 
 import spaghetti
 
@@ -92,3 +95,13 @@ def minimax_engine(state, budget):
         if minimax_engine(child, budget) == mover:
             return mover
     return 1 - mover
+
+
+def benchmark(name: str) -> ModuleType:
+    """A script of ``benchmarks/`` loaded as a module (they are not a package)."""
+    path = pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"{name}_benchmark", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

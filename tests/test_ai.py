@@ -20,7 +20,7 @@ from spaghetti.ai.arena import MatchResult, GameResult, elo, play_game, play_mat
 from spaghetti.ai.evaluate import W_FLAGS, W_LIFE, evaluate, evaluate_all, material, terms
 from spaghetti.cli.main import cli
 
-from helpers import setup
+from helpers import benchmark, setup
 
 
 class Checked:
@@ -268,6 +268,21 @@ def test_easy_is_the_greedy_player_counting_lives_and_flags():
         option = easy.choose_action(state)
         assert greedy.choose_action(state) == option
         state.apply_action(option)
+
+
+def test_the_ladders_players_are_the_ones_its_docs_name():
+    # easy+material is today's easy (its first measurements ran under that name), easy+steady
+    # the greedy player by the whole hand-written evaluation; anything else is refused.
+    ladder = benchmark("ladder")
+    state = spaghetti.new_game(3, 2, seed=9)
+    while not state.is_over and len(state.history) < 40:
+        easy, named = make_player("easy", 9, clock=False), ladder.player("easy+material", 9, False)
+        assert named.choose(state) == easy.choose(state)
+        state.apply(easy.choose(state))
+    steady = ladder.player("easy+steady", 9, True)
+    assert steady.evaluation is evaluate and steady.seconds is not None
+    with pytest.raises(ValueError, match="unknown player 'easy\\+sharp'"):
+        ladder.player("easy+sharp", 9, False)
 
 
 def test_material_counts_lives_and_flags_alone():

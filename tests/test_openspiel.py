@@ -329,14 +329,9 @@ def test_monte_carlo_cfr_runs_on_sequential_open():
 def test_the_ladders_outside_reference_plays_whole_games_from_its_seeds(monkeypatch):
     """benchmarks/ladder.py's ``mctsbot``: OpenSpiel's MCTSBot searching the adapter's game
     plays legal options on the engine's states, and a game replays from its seeds."""
-    import importlib.util
-    import pathlib
+    from helpers import benchmark
 
-    path = pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / "ladder.py"
-    spec = importlib.util.spec_from_file_location("ladder_benchmark", path)
-    assert spec is not None and spec.loader is not None
-    ladder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ladder)
+    ladder = benchmark("ladder")
     monkeypatch.setattr(ladder, "MCTSBOT_SIMULATIONS", 20)
     job = {"level": 1, "players": 2, "x": "mctsbot", "y": "random", "deal": 3,
            "seating": [False, True], "clock": False}
