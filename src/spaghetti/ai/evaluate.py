@@ -99,9 +99,6 @@ def _quantities(state: State) -> dict[str, list[float]]:
     however many seats are judged. (The hot path of every search: it reads the flag codes of
     the queues directly.)"""
     players = state.players
-    alive = state.alive
-    lives = [float(max(life, 0)) if alive[p] else 0.0 for p, life in enumerate(state.lives)]
-    flags = [float(state.on_board[p] + state.hand[p]) for p in range(players)]
     heads = [0.0] * players
     for queue in state.queues:
         if queue:
@@ -112,8 +109,19 @@ def _quantities(state: State) -> dict[str, list[float]]:
     for owner, card in upcoming_turns(state):
         soon[owner] += weight * (HURTS if _hurts(kinds[card]) else 1.0)
         weight *= SOON_DECAY
-    return {"life": lives, "flags": flags, "supply": [float(x) for x in state.supply],
-            "heads": heads, "soon": soon}
+    quantities = _counts(state)  # (first: the order the weighted sum adds them in)
+    quantities["supply"] = [float(x) for x in state.supply]
+    quantities["heads"] = heads
+    quantities["soon"] = soon
+    return quantities
+
+
+def _counts(state: State) -> dict[str, list[float]]:
+    """Lives and flags of every seat: the quantities a beginner counts (``material``)."""
+    alive = state.alive
+    lives = [float(max(life, 0)) if alive[p] else 0.0 for p, life in enumerate(state.lives)]
+    flags = [float(state.on_board[p] + state.hand[p]) for p in range(state.players)]
+    return {"life": lives, "flags": flags}
 
 
 def _scales(state: State) -> dict[str, float]:
@@ -169,7 +177,7 @@ def material(state: State, seat: int) -> float:
         return state.returns()[seat]
     if not state.alive[seat]:
         return -1.0
-    named = terms(state, seat)
+    named = _terms(_counts(state), _scales(state), seat, state.alive)  # (not the turns to come)
     return SCALE * math.tanh(W_LIFE * named["life"] + W_FLAGS * named["flags"])
 
 
