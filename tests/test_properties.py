@@ -102,7 +102,7 @@ def check_invariants(state, g):
     assert counted == list(state.on_board)
     if state.seen_sig is not None:  # once asked for, kept exactly as positions are seen (C9)
         signature = 0
-        for key in state.seen:
+        for key in state.seen_positions:
             signature ^= hash(key)
         assert state.seen_sig == signature
     for p in range(n):

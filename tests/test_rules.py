@@ -513,6 +513,38 @@ def test_c9_repeated_position_ends_game_auto():
     assert state.cursor == 0
 
 
+@pytest.mark.parametrize("stalemate, seed", [("auto", 155), ("manual", 123)])
+def test_c9_every_position_seen_is_remembered_however_many_share_all_but_their_queues(
+        stalemate, seed):
+    # The positions seen are kept by all of their key but the queues, with a list of queues
+    # each, and keyed whole once a list is long (a long reversible stretch, as in these games
+    # of five players). Against the plain rule: a position repeats iff it was among the
+    # positions seen, and a new one joins them.
+    import random
+    game = spaghetti.Game(level=2, players=5, options={"stalemate": stalemate})
+    state, rng = game.new_state(seed=seed), random.Random(seed)
+    keyed_whole = repeats = 0
+    while not state.is_over and len(state.history) < 1500:
+        before = state.seen_positions
+        options = state.legal_actions()
+        state.apply_action(options[int(rng.random() * len(options))])
+        if state.phase != "execution" or state.decision == 3:
+            continue
+        key = state._key(tuple(state.queues))
+        after = state.seen_positions
+        if state.is_over or state.repeated:
+            assert key in before and after == before
+            repeats += 1
+        else:
+            joined = key not in before and after == before | {key}
+            anew = after == {key}  # after an irreversible change
+            derived = stalemate == "auto" and after == before  # (see Position._reached)
+            assert joined or anew or derived
+        keyed_whole += None in state.seen.values()
+    assert keyed_whole  # the positions keyed whole were put to the test
+    assert repeats or stalemate == "auto"  # (where a repeat does not end the game)
+
+
 def test_c9_tiebreak_life():
     # Seat 1 holds 4 heads, seat 0 one; seat 0's Bug takes one life from seat 1.
     program = ["Bug", "AddFlag", "MoveFlag", "RemoveFlag", "ForkBomb"]

@@ -147,7 +147,9 @@ class BoardState(Board):
         self.winner: int | None = None
         self.draw = False
         self.reason: str | None = None
-        self.seen: set = set()
+        # The positions seen since the last irreversible change, by the rest of their key
+        # (Position._reached); Position.seen_positions gives them whole.
+        self.seen: dict[tuple, Any] = {}
         self.seen_sig: int | None = None  # see seen_signature; None: not kept
         self.repeated = False
         self.blind = False  # a line C4 tries out: no position is looked for or remembered

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .board import (
     D_INTERRUPT,
@@ -16,6 +16,10 @@ from .codes import KIND_MASK
 from .flags import PENDING
 
 
+#: The most queues a rest of a key holds in a list in ``seen`` (Position._reached).
+_LISTED: Final = 8
+
+
 class Position(BoardState):
     """A game in progress as far as its position: the key that tells two positions apart
     (C9), the positions seen, and the check at each decision point."""
@@ -24,28 +28,29 @@ class Position(BoardState):
 
     def position_key(self) -> tuple:
         """The position (C9): what decides the future, with flags known only by owner and marks."""
-        return self._key() + (tuple(self.lives), tuple(self.supply), tuple(self.hand),
-                              tuple(self.alive), self.phase, self.first, self.opened,
-                              self.passes, self.rot, self.to_arrange, self.instant_gone)
+        return self._key(tuple(self.queues)) + (
+            tuple(self.lives), tuple(self.supply), tuple(self.hand), tuple(self.alive),
+            self.phase, self.first, self.opened, self.passes, self.rot, self.to_arrange,
+            self.instant_gone)
 
     @property
     def seen_positions(self) -> frozenset:
         """The positions seen since the last irreversible change (C9), by their repetition key:
         the history that decides whether the next position repeats."""
-        return frozenset(self.seen)
+        return frozenset([_plain(rest, queues) for rest, queues in self._seen_pairs()])
 
     @property
     def seen_signature(self) -> int:
-        """A 64-bit signature of :attr:`seen_positions` (the exclusive or of their hashes): a
-        search's table of values tells two histories apart by it without hashing them whole.
-        Equal histories have equal signatures within a process (string hashes are salted per
-        process); unequal ones collide with odds of 2**-64. The first request computes it; from
-        then on this state and its copies keep it up to date as positions are seen (play that
-        never asks pays nothing)."""
+        """A 64-bit signature of :attr:`seen_positions` (the exclusive or of their keys'
+        hashes): a search's table of values tells two histories apart by it without hashing
+        them whole. Equal histories have equal signatures within a process (string hashes are
+        salted per process); unequal ones collide with odds of 2**-64. The first request
+        computes it; from then on this state and its copies keep it up to date as positions
+        are seen (play that never asks pays nothing)."""
         if self.seen_sig is None:
             signature = 0
-            for key in self.seen:
-                signature ^= hash(key)
+            for rest, queues in self._seen_pairs():
+                signature ^= hash(_plain(rest, queues))
             self.seen_sig = signature
         return self.seen_sig
 
@@ -64,11 +69,35 @@ class Position(BoardState):
             # position, the first choice after "run" is not derived.)
             if self.auto_stalemate:
                 return
+        # The positions seen by the rest of their key, each with its queues: hashing the queues'
+        # flags at every decision was the largest part of this check, and two positions seen
+        # since the last irreversible change that differ only in their queues are rare (about
+        # one pair in ten decisions at level 3), so the queues are compared only then. A rest
+        # seen with a few queues holds a list of them; with more (a long reversible stretch),
+        # None, and each of its positions is keyed whole, as (rest, queues).
         seen = self.seen
+        queues = tuple(self.queues)
+        rest = self._key(None)
         size = len(seen)
-        key = self._key()
-        seen.add(key)  # the set did not grow iff the position was seen
-        if len(seen) == size:
+        earlier = seen.setdefault(rest, queues)
+        repeat = False
+        if len(seen) == size:  # the rest was seen: with these queues?
+            if earlier is None:
+                seen.setdefault((rest, queues), queues)
+                repeat = len(seen) == size
+            elif type(earlier) is list:
+                repeat = queues in earlier
+                if not repeat and len(earlier) < _LISTED:
+                    seen[rest] = earlier + [queues]  # (a new list: copies share the old one)
+                elif not repeat:
+                    seen[rest] = None
+                    for q in earlier + [queues]:
+                        seen[(rest, q)] = q
+            else:
+                repeat = earlier == queues
+                if not repeat:
+                    seen[rest] = [earlier, queues]
+        if repeat:
             if self.auto_stalemate:
                 self._end_stalemate()
                 return
@@ -76,7 +105,7 @@ class Position(BoardState):
             self._legal = None  # declare joins the options
             return
         if self.seen_sig is not None:
-            self.seen_sig ^= hash(key)
+            self.seen_sig ^= hash(_plain(rest, queues))
         if self.repeated:
             self.repeated = False
             self._legal = None
@@ -89,10 +118,22 @@ class Position(BoardState):
         return (c < len(self.kinds) and self.kinds[c].recalls
                 and (self.decision == D_TURN or any(x & PENDING for x in self.queues[c])))
 
-    def _key(self) -> tuple:
-        """The reversible part of the position. The rest (lives, supplies, hands, who is still
-        in) only ever changes irreversibly, and every such change empties ``seen``
-        (:meth:`progress`), so within ``seen`` it is the same for every entry."""
+    def _seen_pairs(self) -> list[tuple[tuple, tuple]]:
+        """The positions seen, each as the rest of its key and its queues."""
+        pairs = []
+        for key, queues in self.seen.items():
+            if type(queues) is list:
+                pairs.extend([(key, q) for q in queues])
+            elif queues is not None:
+                pairs.append(key if len(key) == 2 else (key, queues))
+        return pairs
+
+    def _key(self, queues: tuple | None) -> tuple:
+        """The reversible part of the position, with ``queues`` in the place of the flags'
+        queues (None for the rest of the key, as ``seen`` holds it). The rest (lives,
+        supplies, hands, who is still in) only ever changes irreversibly, and every such change
+        empties ``seen`` (:meth:`progress`), so within ``seen`` it is the same for every
+        entry."""
         sig = self._sig
         if sig is None:
             sig = self._sig = BoardKey((tuple([k.name for k in self.kinds]), tuple(self.mods),
@@ -107,12 +148,12 @@ class Position(BoardState):
             ctx = (d, self.to_move, self.interrupters)
         if self.simple_key:
             # (The queues as one tuple in it: unpacking them would build a list first.)
-            return (ctx, self.cursor, self.direction, sig, tuple(self.queues))
+            return (ctx, self.cursor, self.direction, sig, queues)
         # The state of the expansions (C9): the remembered cards, whether C10 rules the visit,
         # the unused instant cards with their chips, the interrupt tokens, the cards waiting
         # for a call to end. (Gathered in a list and made a tuple once: each tuple added to a
         # tuple would copy the whole key.)
-        key: list[Any] = [ctx, self.cursor, self.direction, sig, tuple(self.queues)]
+        key: list[Any] = [ctx, self.cursor, self.direction, sig, queues]
         if self.memory_on:
             older, newer = self.trail
             if d == D_INTERRUPT:
@@ -172,3 +213,8 @@ class Position(BoardState):
         offsets that order it."""
         return tuple(tuple((o, k.name) for o, k, _ in item[1]) if type(item[0]) is str
                      else item[0].name for item in self.later)
+
+
+def _plain(rest: tuple, queues: tuple) -> tuple:
+    """A position's key from the rest of it and its queues."""
+    return rest[:4] + (queues,) + rest[5:]

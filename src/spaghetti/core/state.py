@@ -257,11 +257,11 @@ class State(Opening):
         new.tail_first = self.tail_first
         if whole:
             new.history = self.history[:]
-            new.seen = set(self.seen)
+            new.seen = self.seen.copy()
             new.seen_sig = self.seen_sig
         else:
             new.history = []
-            new.seen = set()
+            new.seen = {}
             new.seen_sig = None
         return new
 
@@ -295,7 +295,7 @@ class State(Opening):
         ``rng`` state, so a search on the copy cannot peek (information-set MCTS). The copy
         forgets the positions seen before (C9): they held the hidden truth."""
         new = self.copy()
-        new.seen = set()
+        new.seen = {}
         new.seen_sig = None
         if self.is_over:
             return new

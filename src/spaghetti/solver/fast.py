@@ -277,7 +277,7 @@ def from_state(state):
     pos = (tuple(state.queues), state.cursor, state.to_move, tuple(state.lives),
            tuple(state.supply))
     history = set()
-    for key in state.seen:
+    for key in state.seen_positions:
         ctx = key[0]
         if isinstance(ctx, int):  # a turn decision: (mover, cursor, direction, sig, queues)
             history.add((key[4], key[1], ctx))
