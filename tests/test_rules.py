@@ -517,9 +517,9 @@ def test_c9_repeated_position_ends_game_auto():
 def test_c9_every_position_seen_is_remembered_however_many_share_all_but_their_queues(
         stalemate, seed):
     # The positions seen are kept by all of their key but the queues, with a list of queues
-    # each, and keyed whole once a list is long (a long reversible stretch, as in these games
-    # of five players). Against the plain rule: a position repeats iff it was among the
-    # positions seen, and a new one joins them.
+    # each, and each keyed whole in a long reversible stretch (as in these games of five
+    # players). Against the plain rule: a position repeats iff it was among the positions
+    # seen, and a new one joins them.
     import random
     game = spaghetti.Game(level=2, players=5, options={"stalemate": stalemate})
     state, rng = game.new_state(seed=seed), random.Random(seed)
@@ -540,7 +540,7 @@ def test_c9_every_position_seen_is_remembered_however_many_share_all_but_their_q
             anew = after == {key}  # after an irreversible change
             derived = stalemate == "auto" and after == before  # (see Position._reached)
             assert joined or anew or derived
-        keyed_whole += None in state.seen.values()
+        keyed_whole += state.seen_whole
     assert keyed_whole  # the positions keyed whole were put to the test
     assert repeats or stalemate == "auto"  # (where a repeat does not end the game)
 

@@ -91,7 +91,8 @@ FIELDS = (
     "lives", "supply", "hand", "removed", "on_board", "chips", "alive", "phase", "decision",
     "to_move", "place_order", "place_index", "turn_pos", "cmd", "this_uid", "cmd_vals",
     "step_i", "count_left", "chosen", "n_chosen", "selected", "removed_queue", "rearrive",
-    "marked", "winner", "draw", "reason", "seen", "seen_sig", "repeated", "history",
+    "marked", "winner", "draw", "reason", "seen", "seen_whole", "seen_sig", "repeated",
+    "history",
     "auto_stalemate", "derived", "is_over", "progressed", "_legal", "_sig", "plain", "rp_card",
     "memory_on", "flip", "trail", "here", "c10_visit", "later", "first_cmd", "first",
     "to_arrange", "deal", "instant", "instant_gone", "opened", "passes", "rot", "tokens",
@@ -150,6 +151,7 @@ class BoardState(Board):
         # The positions seen since the last irreversible change, by the rest of their key
         # (Position._reached); Position.seen_positions gives them whole.
         self.seen: dict[tuple, Any] = {}
+        self.seen_whole = False  # seen keys each position whole, as (rest, queues)
         self.seen_sig: int | None = None  # see seen_signature; None: not kept
         self.repeated = False
         self.blind = False  # a line C4 tries out: no position is looked for or remembered
@@ -297,6 +299,7 @@ class BoardState(Board):
         """Something irreversible happened (life lost, flag taken from supply, flag or card
         removed, player out): no earlier position can come back, so forget them (C9)."""
         self.seen.clear()
+        self.seen_whole = False
         if self.seen_sig is not None:
             self.seen_sig = 0
         self.progressed = True

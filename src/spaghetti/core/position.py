@@ -16,8 +16,10 @@ from .codes import KIND_MASK
 from .flags import PENDING
 
 
-#: The most queues a rest of a key holds in a list in ``seen`` (Position._reached).
+#: The most queues a rest of a key holds in a list in ``seen``, and the most entries ``seen``
+#: holds, before it keys each position whole (Position._reached).
 _LISTED: Final = 8
+_ENTRIES: Final = 64
 
 
 class Position(BoardState):
@@ -73,30 +75,33 @@ class Position(BoardState):
         # flags at every decision was the largest part of this check, and two positions seen
         # since the last irreversible change that differ only in their queues are rare (about
         # one pair in ten decisions at level 3), so the queues are compared only then. A rest
-        # seen with a few queues holds a list of them; with more (a long reversible stretch),
-        # None, and each of its positions is keyed whole, as (rest, queues).
+        # seen with a few queues holds a list of them. In a long reversible stretch (a rest
+        # with many queues, or many positions) each position is keyed whole, as (rest,
+        # queues), until the next irreversible change: one look-up, as a set of keys would.
         seen = self.seen
         queues = tuple(self.queues)
         rest = self._key(None)
         size = len(seen)
-        earlier = seen.setdefault(rest, queues)
-        repeat = False
-        if len(seen) == size:  # the rest was seen: with these queues?
-            if earlier is None:
-                seen.setdefault((rest, queues), queues)
-                repeat = len(seen) == size
-            elif type(earlier) is list:
-                repeat = queues in earlier
-                if not repeat and len(earlier) < _LISTED:
-                    seen[rest] = earlier + [queues]  # (a new list: copies share the old one)
-                elif not repeat:
-                    seen[rest] = None
-                    for q in earlier + [queues]:
-                        seen[(rest, q)] = q
-            else:
-                repeat = earlier == queues
-                if not repeat:
-                    seen[rest] = [earlier, queues]
+        if self.seen_whole:
+            seen.setdefault((rest, queues), queues)
+            repeat = len(seen) == size
+        else:
+            earlier = seen.setdefault(rest, queues)
+            repeat = False
+            if len(seen) == size:  # the rest was seen: with these queues?
+                if type(earlier) is list:
+                    repeat = queues in earlier
+                    if not repeat and len(earlier) < _LISTED:
+                        seen[rest] = earlier + [queues]  # (a new list: copies share the old)
+                    elif not repeat:
+                        self._key_whole()
+                        self.seen[(rest, queues)] = queues
+                else:
+                    repeat = earlier == queues
+                    if not repeat:
+                        seen[rest] = [earlier, queues]
+            elif size >= _ENTRIES:
+                self._key_whole()
         if repeat:
             if self.auto_stalemate:
                 self._end_stalemate()
@@ -120,13 +125,20 @@ class Position(BoardState):
 
     def _seen_pairs(self) -> list[tuple[tuple, tuple]]:
         """The positions seen, each as the rest of its key and its queues."""
+        if self.seen_whole:
+            return list(self.seen)
         pairs = []
-        for key, queues in self.seen.items():
+        for rest, queues in self.seen.items():
             if type(queues) is list:
-                pairs.extend([(key, q) for q in queues])
-            elif queues is not None:
-                pairs.append(key if len(key) == 2 else (key, queues))
+                pairs.extend([(rest, q) for q in queues])
+            else:
+                pairs.append((rest, queues))
         return pairs
+
+    def _key_whole(self) -> None:
+        """From now until the next irreversible change, ``seen`` keys each position whole."""
+        self.seen = {pair: pair[1] for pair in self._seen_pairs()}
+        self.seen_whole = True
 
     def _key(self, queues: tuple | None) -> tuple:
         """The reversible part of the position, with ``queues`` in the place of the flags'

@@ -258,10 +258,12 @@ class State(Opening):
         if whole:
             new.history = self.history[:]
             new.seen = self.seen.copy()
+            new.seen_whole = self.seen_whole
             new.seen_sig = self.seen_sig
         else:
             new.history = []
             new.seen = {}
+            new.seen_whole = False
             new.seen_sig = None
         return new
 
@@ -296,6 +298,7 @@ class State(Opening):
         forgets the positions seen before (C9): they held the hidden truth."""
         new = self.copy()
         new.seen = {}
+        new.seen_whole = False
         new.seen_sig = None
         if self.is_over:
             return new
