@@ -16,10 +16,9 @@ from .codes import KIND_MASK
 from .flags import PENDING
 
 
-#: The most queues a rest of a key holds in a list in ``seen``, and the most entries ``seen``
-#: holds, before it keys each position whole (Position._reached).
+#: The most queues a rest of a key holds in a list in ``seen`` before it keys each position
+#: whole (Position._reached).
 _LISTED: Final = 8
-_ENTRIES: Final = 64
 
 
 class Position(BoardState):
@@ -76,8 +75,8 @@ class Position(BoardState):
         # since the last irreversible change that differ only in their queues are rare (about
         # one pair in ten decisions at level 3), so the queues are compared only then. A rest
         # seen with a few queues holds a list of them. In a long reversible stretch (a rest
-        # with many queues, or many positions) each position is keyed whole, as (rest,
-        # queues), until the next irreversible change: one look-up, as a set of keys would.
+        # seen with more than eight) each position is keyed whole, as (rest, queues), until
+        # the next irreversible change: one look-up, as a set of keys made.
         seen = self.seen
         queues = tuple(self.queues)
         rest = self._key(None)
@@ -100,8 +99,6 @@ class Position(BoardState):
                     repeat = earlier == queues
                     if not repeat:
                         seen[rest] = [earlier, queues]
-            elif size >= _ENTRIES:
-                self._key_whole()
         if repeat:
             if self.auto_stalemate:
                 self._end_stalemate()
