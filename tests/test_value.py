@@ -70,6 +70,45 @@ def test_an_evaluation_reads_only_a_game_of_its_size():
         small_net(1502).evaluation(Game(level=1, players=2))
 
 
+@pytest.mark.parametrize("level, players", [(2, 2), (3, 2), (3, 3)])
+def test_the_shipped_evaluation_adds_what_changed_to_the_same_last_bit(level, players):
+    # The evaluation a search calls keeps each seat's first-layer sums and adds only the
+    # features that changed since the last position; its sums are exact, so it answers what
+    # the network on the whole observation answers, to the last bit (the lab's games replay).
+    import random
+
+    from spaghetti.envs.encoding import Encoder, program_length
+
+    game = Game(level=level, players=players)
+    net = shipped(game)
+    assert net is not None and net.exact_sums()
+    evaluate = net.evaluation(game)
+    encoder = Encoder(game, program_length(game, None))
+    rng = random.Random(level * 10 + players)
+    for seed in range(3):
+        state = game.new_state(seed=seed)
+        while not state.is_over and len(state.history) < 150:
+            for seat in range(players):
+                assert evaluate(state, seat) == SCALE * net.value_raw(encoder.raw(state, seat))
+            options = state.legal_actions()
+            state.apply_action(options[rng.randrange(len(options))])
+
+
+def test_weights_not_of_half_precision_are_summed_whole():
+    net = small_net(1502)  # (single precision: a sum could round differently grouped)
+    assert not net.exact_sums()
+    net.w1 = net.w1.astype(np.float16).astype(np.float32)
+    assert net.exact_sums()
+    net.w1[0, 0] = 1e-9  # (below half precision's grid)
+    assert not net.exact_sums()
+    game = Game(level=3, players=2)
+    evaluate = small_net(1502).evaluation(game)
+    state = game.new_state(seed=4)
+    from spaghetti.envs.encoding import Encoder, program_length
+    raw = Encoder(game, program_length(game, None)).raw
+    assert evaluate(state, 1) == SCALE * small_net(1502).value_raw(raw(state, 1))
+
+
 def test_a_self_play_game_still_on_at_the_cap_ends_by_the_tie_break(monkeypatch):
     """With four players a seat behind on C9's tie-break can keep every position new for
     hours; self-play stops at a cap and labels the game as a stalemate declared there."""

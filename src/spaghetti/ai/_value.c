@@ -1,6 +1,7 @@
 /* The learned evaluation's network on one observation (spaghetti.ai.value).
 
    value(observation, w1t, b1, w2, b2) -> float
+   value_from(observation, last, sums, w1q, b1, w2, b2) -> float
 
    observation: one signed byte a feature (the encoder's buffer), n of them;
    w1t: float32, n rows of h (the first layer, one row a feature); b1, w2: float32, h each.
@@ -12,6 +13,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <string.h>
 
 #define MAX_HIDDEN 1024
 
@@ -56,9 +58,80 @@ done:
     return result;
 }
 
+/* The same value, from the first layer's sums of the last observation seen (``last``, n bytes,
+   and ``sums``, h int64, both kept by the caller and brought up to date here): only the
+   features that changed are added, as whole numbers (``w1q``: int32, n rows of h, each
+   weight times 2**24, exact where the weights are half precision). Where no partial sum of
+   value() can round (ValueNet.exact_sums), its sums are these, exactly: the same value to the
+   last bit, at the cost of the few features a position differs by from the last one. */
+static PyObject *value_from(PyObject *self, PyObject *args) {
+    Py_buffer obs, last, sums, w1q, b1, w2;
+    double b2;
+    if (!PyArg_ParseTuple(args, "y*w*w*y*y*y*d", &obs, &last, &sums, &w1q, &b1, &w2, &b2))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = obs.len, h = b1.len / (Py_ssize_t)sizeof(float);
+    if (h < 1 || b1.len != h * (Py_ssize_t)sizeof(float) || w2.len != b1.len
+        || last.len != n || sums.len != h * (Py_ssize_t)sizeof(long long)
+        || w1q.len != n * h * (Py_ssize_t)sizeof(int)) {
+        PyErr_SetString(PyExc_ValueError, "value_from: the weights do not fit the observation");
+        goto done;
+    }
+    {
+        const signed char *x = (const signed char *)obs.buf;
+        signed char *seen = (signed char *)last.buf;
+        long long *acc = (long long *)sums.buf;
+        const int *w = (const int *)w1q.buf;
+        const float *bias = (const float *)b1.buf, *out = (const float *)w2.buf;
+        Py_ssize_t i = 0;
+        while (i < n) {
+            /* (Sixteen bytes at a time past what has not changed: nearly all of them.) */
+            if (i + 16 <= n) {
+                unsigned long long a0, a1, s0, s1;
+                memcpy(&a0, x + i, 8);
+                memcpy(&a1, x + i + 8, 8);
+                memcpy(&s0, seen + i, 8);
+                memcpy(&s1, seen + i + 8, 8);
+                if (((a0 ^ s0) | (a1 ^ s1)) == 0) {
+                    i += 16;
+                    continue;
+                }
+            }
+            Py_ssize_t end = i + 16 <= n ? i + 16 : n;
+            for (; i < end; i++) {
+                long long d = (long long)x[i] - (long long)seen[i];
+                if (d != 0) {
+                    const int *row = w + i * h;
+                    for (Py_ssize_t j = 0; j < h; j++)
+                        acc[j] += d * (long long)row[j];
+                    seen[i] = x[i];
+                }
+            }
+        }
+        double total = b2;
+        for (Py_ssize_t j = 0; j < h; j++) {
+            double a = (double)bias[j] + (double)acc[j] * (1.0 / 16777216.0); /* exact */
+            if (a > 0.0)
+                total += a * (double)out[j];
+        }
+        result = PyFloat_FromDouble(tanh(total));
+    }
+done:
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&last);
+    PyBuffer_Release(&sums);
+    PyBuffer_Release(&w1q);
+    PyBuffer_Release(&b1);
+    PyBuffer_Release(&w2);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"value", value, METH_VARARGS,
      "value(observation, w1t, b1, w2, b2) -> float: the network on one observation."},
+    {"value_from", value_from, METH_VARARGS,
+     "value_from(observation, last, sums, w1q, b1, w2, b2) -> float: the same value, from the "
+     "first layer's sums of the last observation (kept up to date)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -30,10 +30,11 @@ from ..core.state import State
 from ..errors import SetupError
 
 _kernel: Callable[[bytes | bytearray, bytes, bytes, bytes, float], float] | None
+_kernel_from: Callable[..., float] | None
 try:  # the network on one observation, in C (setup.py builds it where a compiler is)
-    from ._value import value as _kernel
+    from ._value import value as _kernel, value_from as _kernel_from
 except ImportError:  # pragma: no cover (the install built no C)
-    _kernel = None
+    _kernel = _kernel_from = None
 
 #: Where the weights that ship with the package live, one file a game.
 WEIGHTS = Path(__file__).parent / "weights"
@@ -86,6 +87,27 @@ class ValueNet:
             return float(_kernel(raw, w1t, b1, w2, self.b2))
         return self._value_python(raw)
 
+    def exact_sums(self) -> bool:
+        """Are the first layer's sums exact, whatever the observation? True where every
+        weight is a multiple of 2**-24 (as half precision's are: the weights ship so) within
+        31 bits of it, and no sum of :meth:`value_raw`'s, added in order from the unit's bias,
+        can outgrow the 53 bits of a double on the grid of its bias and weights (every feature
+        at most ``LIMIT``). Then a unit's sum is the same however the terms are grouped, and
+        an evaluation may add only what changed since the last observation (``value_from``)
+        and get :meth:`value_raw`'s value to the last bit."""
+        from ..envs.observation import LIMIT
+
+        w = self.w1.astype(np.float32).astype(np.float64)
+        scaled = w * 2.0 ** 24
+        if not np.array_equal(scaled, np.round(scaled)) or np.abs(scaled).max() >= 2.0 ** 31:
+            return False
+        bias = np.abs(self.b1.astype(np.float32).astype(np.float64))
+        # A float32 bias in [2**e, 2**(e+1)) is a multiple of 2**(e-23) (zero: of anything).
+        with np.errstate(divide="ignore"):
+            grid = np.minimum(np.where(bias > 0, np.floor(np.log2(bias)) - 23, -24), -24)
+        bound = bias + LIMIT * np.abs(w).sum(axis=1)
+        return bool(np.all(bound < 2.0 ** (53 + grid)))
+
     def _value_python(self, raw: bytes | bytearray) -> float:
         if self._python_args is None:
             def floats(a: np.ndarray) -> Any:  # (single precision's values, as Python floats)
@@ -120,11 +142,28 @@ class ValueNet:
         # A search's positions differ from each other in a card or two: each seat's card
         # blocks are kept and copied where the card has not changed.
         blocks = [encoder.card_blocks() for _ in range(game.players)]
+        if _kernel_from is None or not self.exact_sums():
+            def evaluate(state: State, seat: int) -> float:
+                return SCALE * value(raw(state, seat, blocks[seat]))
 
-        def evaluate(state: State, seat: int) -> float:
-            return SCALE * value(raw(state, seat, blocks[seat]))
+            return evaluate
+        # And the first layer's sums of each seat's last observation are kept: a position
+        # adds only the features that changed since (exact: see exact_sums).
+        kernel = _kernel_from
+        w1q = np.round(self.w1.astype(np.float32).astype(np.float64).T * 2.0 ** 24).astype(
+            np.int32).tobytes()
+        b1 = self.b1.astype(np.float32).tobytes()
+        w2 = self.w2.astype(np.float32).tobytes()
+        b2 = self.b2
+        hidden = len(self.b1)
+        last = [bytearray(self.inputs) for _ in range(game.players)]
+        sums = [bytearray(8 * hidden) for _ in range(game.players)]
 
-        return evaluate
+        def evaluate_from(state: State, seat: int) -> float:
+            return SCALE * kernel(raw(state, seat, blocks[seat]), last[seat], sums[seat], w1q,
+                                  b1, w2, b2)
+
+        return evaluate_from
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
