@@ -83,6 +83,8 @@ class Writer:
         self.iparams = iparams
         self.size = size
         self.zeros = bytes(size)
+        # What follows the cards of a program of n cards, made once for each n.
+        self.tails = [self.zeros[n * card_features:] for n in range(cards + 1)]
         self.card_zeros = bytes(card_features)
         self.hidden = hidden
         self.fair_first = fair_first
@@ -137,7 +139,7 @@ class Writer:
             if blocks is not None and known:
                 blocks.kinds[i], blocks.vals[i], blocks.mods[i], blocks.queues[i] = kind, v, m, q
                 blocks.blocks[i] = block
-        buf.write(self.zeros[cards * cf:])
+        buf.write(self.tails[cards])
         # What belongs to the moment: the cursor, the card running, the pair in progress, the
         # flag deciding, flags on their way.
         at = self.moment
@@ -189,25 +191,26 @@ class Writer:
         buf[at] = clip(state.chips[0]) & 0xFF
         buf[at + 1] = clip(state.chips[1]) & 0xFF
         buf[at + 2] = clip(state.opened)
-        # The seats, from the observer round.
-        on_cards = [0] * p
-        for q in queues:
-            for code in q:
-                owner = code >> OWNER_SHIFT
-                on_cards[owner] = on_cards[owner] + 1
+        # The seats, from the observer round. (Who is to move, first and the winner as numbers,
+        # -1 for none: compared as such, not as objects that may be None.)
         nf = len(SEAT_FEATURES)
+        to_move = -1 if state.to_move is None else state.to_move
+        first = state.first
+        winner = -1 if state.winner is None else state.winner
+        alive, lives, supply = state.alive, state.lives, state.supply
+        hand, removed, on_cards, tokens = state.hand, state.removed, state.on_board, state.tokens
         for s in range(p):
             at = self.seats_at + (s - seat) % p * nf
-            buf[at] = 1 if state.alive[s] else 0
-            buf[at + 1] = 1 if state.to_move == s else 0
-            buf[at + 2] = 1 if state.first == s else 0
-            buf[at + 3] = 1 if state.winner == s else 0
-            buf[at + 4] = clip(state.lives[s]) & 0xFF
-            buf[at + 5] = clip(state.supply[s]) & 0xFF
-            buf[at + 6] = clip(state.hand[s]) & 0xFF
-            buf[at + 7] = clip(state.removed[s]) & 0xFF
-            buf[at + 8] = clip(on_cards[s])
-            buf[at + 9] = clip(state.tokens[s]) & 0xFF
+            buf[at] = 1 if alive[s] else 0
+            buf[at + 1] = 1 if to_move == s else 0
+            buf[at + 2] = 1 if first == s else 0
+            buf[at + 3] = 1 if winner == s else 0
+            buf[at + 4] = clip(lives[s]) & 0xFF
+            buf[at + 5] = clip(supply[s]) & 0xFF
+            buf[at + 6] = clip(hand[s]) & 0xFF
+            buf[at + 7] = clip(removed[s]) & 0xFF
+            buf[at + 8] = clip(on_cards[s])  # (the flags on cards: the queues' count)
+            buf[at + 9] = clip(tokens[s]) & 0xFF
         if self.instants:
             self._instants(state, seat, buf)
         if self.fair_first:
