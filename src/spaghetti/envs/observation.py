@@ -16,6 +16,7 @@ from typing import Final
 
 from librt.strings import BytesWriter
 
+from ..core.board import D_TURN
 from ..core.flags import OWNER_SHIFT, PENDING, RUNNING
 from ..core.primitives.base import CardType
 from ..core.state import State
@@ -32,6 +33,10 @@ DECIDING: Final = ("place", "turn", "card", "flag", "to", "at", "player", "param
 CHOOSING: Final = ("add_flag", "move_flag", "remove_flag", "charm", "reorder", "remove_card",
                    "move_card", "swap_card", "float", "jump", "call", "damage", "heal", "raise",
                    "lower")
+# Each name's place in its one-hot (looked up, where a scan compared the names in turn).
+_PHASE_INDEX: Final = {name: i for i, name in enumerate(PHASES)}
+_DECIDING_INDEX: Final = {name: i for i, name in enumerate(DECIDING)}
+_CHOOSING_INDEX: Final = {name: i for i, name in enumerate(CHOOSING)}
 #: Instant card status per seat, one-hot.
 INSTANT_STATUS: Final = ("none", "held", "used", "discarded")
 #: The features of one seat, in order.
@@ -158,9 +163,10 @@ class Writer:
                 buf[sel_card * cf + at + 2] = 1
                 if 0 <= sel_k < self.queue:
                     buf[sel_card * cf + self.q_at + sel_k * slot + p + 3] = 1
-        turn = state.turn_flag
-        if turn is not None and turn[0] < self.cards and turn[1] < self.queue:
-            buf[turn[0] * cf + self.q_at + turn[1] * slot + p + 2] = 1
+        if state.decision == D_TURN:  # (the turn's flag: State.turn_flag, without its tuple)
+            c, k = state.cursor, state.turn_pos
+            if c < self.cards and k < self.queue:
+                buf[c * cf + self.q_at + k * slot + p + 2] = 1
         if state.arrivals or state.jumps:
             uids = state.uids
             for s, u in state.arrivals:
@@ -172,13 +178,13 @@ class Writer:
                     buf[uids.index(j) * cf + at + 3 + p] = 1
                     buf[uids.index(t) * cf + at + 4 + p] = 1
         # What is being decided.
-        buf[self.phase_at + _index(PHASES, state.phase)] = 1
-        k = _index(DECIDING, state.deciding)
+        buf[self.phase_at + _PHASE_INDEX[state.phase]] = 1
+        k = _DECIDING_INDEX.get(state.deciding, -1)
         if k >= 0:
             buf[self.deciding_at + k] = 1
         choosing = state.choosing
         if choosing is not None:
-            k = _index(CHOOSING, choosing)
+            k = _CHOOSING_INDEX.get(choosing, -1)
             buf[self.choosing_at + (k if k >= 0 else len(CHOOSING))] = 1
             buf[self.choices_left_at] = clip(state.count_left) & 0xFF
         if state.direction > 0:
