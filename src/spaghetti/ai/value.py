@@ -78,14 +78,23 @@ class ValueNet:
     def value_raw(self, raw: bytes | bytearray) -> float:
         """The value of one observation as the encoder writes it (``Encoder.raw``): the C
         kernel where it is built, else the same sums in Python, to the same last bit."""
+        w1t, b1, w2 = self._kernel_weights()
+        if _kernel is not None:
+            return float(_kernel(raw, w1t, b1, w2, self.b2))
+        return self._value_python(raw)
+
+    def _kernel_weights(self) -> tuple[bytes, bytes, bytes]:
+        """The first layer (a row a feature), the biases and the output weights as the C
+        kernels read them (single precision), made once."""
         if self._kernel_args is None:
             self._kernel_args = (np.ascontiguousarray(self.w1.T, dtype=np.float32).tobytes(),
                                  self.b1.astype(np.float32).tobytes(),
                                  self.w2.astype(np.float32).tobytes())
-        w1t, b1, w2 = self._kernel_args
-        if _kernel is not None:
-            return float(_kernel(raw, w1t, b1, w2, self.b2))
-        return self._value_python(raw)
+        return self._kernel_args
+
+    def _grid_weights(self) -> np.ndarray:
+        """The first layer's weights (hidden x inputs) in units of 2**-24, as doubles."""
+        return self.w1.astype(np.float32).astype(np.float64) * 2.0 ** 24
 
     def exact_sums(self) -> bool:
         """Are the first layer's sums exact, whatever the observation? True where every
@@ -97,15 +106,14 @@ class ValueNet:
         and get :meth:`value_raw`'s value to the last bit."""
         from ..envs.observation import LIMIT
 
-        w = self.w1.astype(np.float32).astype(np.float64)
-        scaled = w * 2.0 ** 24
+        scaled = self._grid_weights()
         if not np.array_equal(scaled, np.round(scaled)) or np.abs(scaled).max() >= 2.0 ** 31:
             return False
         bias = np.abs(self.b1.astype(np.float32).astype(np.float64))
         # A float32 bias in [2**e, 2**(e+1)) is a multiple of 2**(e-23) (zero: of anything).
         with np.errstate(divide="ignore"):
             grid = np.minimum(np.where(bias > 0, np.floor(np.log2(bias)) - 23, -24), -24)
-        bound = bias + LIMIT * np.abs(w).sum(axis=1)
+        bound = bias + LIMIT * np.abs(scaled).sum(axis=1) * 2.0 ** -24
         return bool(np.all(bound < 2.0 ** (53 + grid)))
 
     def _value_python(self, raw: bytes | bytearray) -> float:
@@ -150,10 +158,8 @@ class ValueNet:
         # And the first layer's sums of each seat's last observation are kept: a position
         # adds only the features that changed since (exact: see exact_sums).
         kernel = _kernel_from
-        w1q = np.round(self.w1.astype(np.float32).astype(np.float64).T * 2.0 ** 24).astype(
-            np.int32).tobytes()
-        b1 = self.b1.astype(np.float32).tobytes()
-        w2 = self.w2.astype(np.float32).tobytes()
+        w1q = np.ascontiguousarray(self._grid_weights().T, dtype=np.int32).tobytes()
+        _, b1, w2 = self._kernel_weights()
         b2 = self.b2
         hidden = len(self.b1)
         last = [bytearray(self.inputs) for _ in range(game.players)]
