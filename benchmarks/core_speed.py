@@ -13,14 +13,28 @@ interleaved in rounds alike), copies a second and the bytes
 of a copied state (level 3, 3 players, as random_play.py measures them). Without a compiled core
 (spaghetti.core.engines.COMPILED false) both sides are Python and the ratios are about 1.
 Figures go to docs/performance.md.
+
+    python benchmarks/core_speed.py --reference 4ebaba9 [--games 500] [--rounds 3]
+
+measures the compiled core against the engine of another commit instead (by default the one the
+compiled core was asked to beat: the last commit before it, pure Python, read from git into a
+temporary folder and run in a process of its own by reference_play.py), on the same deals in
+the same rounds, and says whether both played the same number of decisions (identical games,
+unless a rule was mended since).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from spaghetti import Game
@@ -156,12 +170,78 @@ def alphabeta(level: int, python: bool, nodes: int = 20_000) -> tuple[int, float
     return positions, seconds
 
 
+def reference_tree(revision: str, folder: str) -> str:
+    """The ``src`` folder of ``revision``, read from this repository's git into ``folder``."""
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(["git", "archive", "--format=tar", revision, "src"], cwd=root,
+                             capture_output=True, check=False)
+    if archive.returncode:
+        sys.exit(f"--reference {revision}: {archive.stderr.decode().strip()}")
+    tar = Path(folder) / "src.tar"
+    tar.write_bytes(archive.stdout)
+    with tarfile.open(tar) as tree:
+        tree.extractall(folder, filter="data")
+    return str(Path(folder) / "src")
+
+
+def reference_play(src: str, variant: str, level: int, players: int, options: dict,
+                   games: int, seed: int) -> tuple[int, float]:
+    """Decisions and CPU seconds of random play on the engine in ``src`` (reference_play.py)."""
+    script = Path(__file__).resolve().parent / "reference_play.py"
+    env = dict(os.environ, PYTHONPATH=src)
+    done = subprocess.run([sys.executable, str(script), variant, str(level), str(players),
+                           json.dumps(options), str(games), str(seed)],
+                          env=env, cwd=src, capture_output=True, text=True, check=False)
+    if done.returncode:
+        sys.exit(f"the reference engine failed: {done.stderr.strip()[-2000:]}")
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    return out["decisions"], out["seconds"]
+
+
+def against_reference(args: argparse.Namespace) -> None:
+    """Random play of the compiled core (both drivers) against another commit's engine."""
+    with tempfile.TemporaryDirectory() as folder:
+        src = reference_tree(args.reference, folder)
+        print(f"rules core: {engines.path()}; against the engine of {args.reference} (its own "
+              f"process); {args.games} games x {args.rounds} rounds a setup")
+        print(f"{'setup':50} {'reference/s':>11} {'loop/s':>10} {'ratio':>6}"
+              f" {'driver/s':>10} {'ratio':>6}  games")
+        for label, variant, level, players, options in SETUPS:
+            if args.only and args.only not in label:
+                continue
+            game = Game(level=level, players=players, variant=variant, options=options)
+            play(game, 2, False, seed=0)  # warm up
+            play_compiled(game, 2, False, seed=0)
+            totals = [[0, 0.0], [0, 0.0], [0, 0.0]]
+            for r in range(args.rounds):
+                order = range(3) if r % 2 == 0 else reversed(range(3))
+                for i in order:
+                    seed = 1000 * r
+                    decisions, seconds = (
+                        reference_play(src, variant, level, players, options, args.games, seed)
+                        if i == 0 else play(game, args.games, False, seed) if i == 1
+                        else play_compiled(game, args.games, False, seed))
+                    totals[i][0] += decisions
+                    totals[i][1] += seconds
+            rates = [d / s for d, s in totals]
+            same = "identical" if totals[0][0] == totals[1][0] == totals[2][0] else (
+                f"{totals[0][0]:,} against {totals[1][0]:,} decisions")
+            print(f"{label:50} {rates[0]:11,.0f} {rates[1]:10,.0f} {rates[1] / rates[0]:5.2f}x"
+                  f" {rates[2]:10,.0f} {rates[2] / rates[0]:5.2f}x  {same}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="deals per setup and round")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds")
     parser.add_argument("--only", help="only the setups whose label contains this text")
+    parser.add_argument("--reference", metavar="REVISION",
+                        help="against another commit's engine (e.g. 4ebaba9, the last before "
+                        "the compiled core) instead of this commit's Python path")
     args = parser.parse_args()
+    if args.reference:
+        against_reference(args)
+        return
     print(f"rules core: {engines.path()}; {args.games} games x {args.rounds} rounds a setup")
     print("random play driven from a Python loop, and from play_at_random (compiled code on "
           "the compiled path): decisions a second")

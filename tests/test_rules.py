@@ -7,6 +7,7 @@ expected values are worked out from the SPEC by hand, not read back from the eng
 import pytest
 
 import spaghetti
+import spaghetti.records
 from spaghetti import IllegalOptionError, NotationError
 from spaghetti.core import notation as N
 
@@ -513,16 +514,17 @@ def test_c9_repeated_position_ends_game_auto():
     assert state.cursor == 0
 
 
+@pytest.mark.parametrize("python", [False, True], ids=["compiled", "python"])
 @pytest.mark.parametrize("stalemate, seed", [("auto", 155), ("manual", 123)])
 def test_c9_every_position_seen_is_remembered_however_many_share_all_but_their_queues(
-        stalemate, seed):
+        stalemate, seed, python):
     # The positions seen are kept by all of their key but the queues, with a list of queues
     # each, and each keyed whole in a long reversible stretch (as in these games of five
     # players). Against the plain rule: a position repeats iff it was among the positions
     # seen, and a new one joins them.
     import random
     game = spaghetti.Game(level=2, players=5, options={"stalemate": stalemate})
-    state, rng = game.new_state(seed=seed), random.Random(seed)
+    state, rng = game.new_state(seed=seed, python=python), random.Random(seed)
     keyed_whole = repeats = 0
     while not state.is_over and len(state.history) < 1500:
         before = state.seen_positions
