@@ -185,6 +185,30 @@ def test_the_compiled_observation_is_its_python_sources(g):
         state.apply_action(pick(state, rng))
 
 
+@settings(max_examples=30, deadline=None)
+@given(g=games)
+def test_an_observation_written_from_kept_card_blocks_is_the_one_written_afresh(g):
+    # The writer copies a card's block where the card is the same objects as at its last
+    # write (a search's positions mostly share their cards); across jumps between branches,
+    # every vector is the one written afresh, on both paths.
+    state = new(g)
+    cards = min(encoding.MAX_CARDS, len(state.kinds) + 4)
+    rng = random.Random(g["seed"])
+    for python in (False, True):
+        encoder = Encoder(state.game, cards, python=python)
+        blocks = [encoder.card_blocks() for _ in range(state.game.players)]
+        line, seen = state.copy(), []
+        while True:
+            for seat in range(line.game.players):
+                assert encoder.raw(line, seat, blocks[seat]) == encoder.raw(line, seat)
+            if line.is_over:
+                break
+            seen.append(line.copy())
+            line.apply_action(pick(line, rng))
+            if rng.random() < 0.2:  # back to a recent position, as a search goes
+                line = seen[-rng.randint(1, min(3, len(seen)))].copy()
+
+
 # ----------------------------------------------------------------- actions and rewards
 
 def test_compact_ids_round_trip_and_masks_match_the_legal_options():
