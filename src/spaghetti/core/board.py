@@ -151,7 +151,7 @@ class BoardState(Board):
         # The positions seen since the last irreversible change, by the rest of their key
         # (Position._reached); Position.seen_positions gives them whole.
         self.seen: dict[tuple, Any] = {}
-        self.seen_whole = False  # seen keys each position whole, as (rest, queues)
+        self.seen_whole = False  # seen keys each position by its whole key
         self.seen_sig: int | None = None  # see seen_signature; None: not kept
         self.repeated = False
         self.blind = False  # a line C4 tries out: no position is looked for or remembered

@@ -38,6 +38,8 @@ class Position(BoardState):
     def seen_positions(self) -> frozenset:
         """The positions seen since the last irreversible change (C9), by their repetition key:
         the history that decides whether the next position repeats."""
+        if self.seen_whole:
+            return frozenset(self.seen)
         return frozenset([_plain(rest, queues) for rest, queues in self._seen_pairs()])
 
     @property
@@ -50,8 +52,8 @@ class Position(BoardState):
         are seen (play that never asks pays nothing)."""
         if self.seen_sig is None:
             signature = 0
-            for rest, queues in self._seen_pairs():
-                signature ^= hash(_plain(rest, queues))
+            for key in self.seen_positions:
+                signature ^= hash(key)
             self.seen_sig = signature
         return self.seen_sig
 
@@ -75,16 +77,18 @@ class Position(BoardState):
         # since the last irreversible change that differ only in their queues are rare (about
         # one pair in ten decisions at level 3), so the queues are compared only then. A rest
         # seen with a few queues holds a list of them. In a long reversible stretch (a rest
-        # seen with more than eight) each position is keyed whole, as (rest, queues), until
-        # the next irreversible change: one look-up, as a set of keys made.
+        # seen with more than eight) each position is keyed whole until the next irreversible
+        # change: one look-up, as a set of keys made.
         seen = self.seen
         queues = tuple(self.queues)
-        rest = self._key(None)
         size = len(seen)
         if self.seen_whole:
-            seen.setdefault((rest, queues), queues)
+            whole = self._key(queues)
+            seen.setdefault(whole, None)
             repeat = len(seen) == size
         else:
+            rest = self._key(None)
+            whole = None
             earlier = seen.setdefault(rest, queues)
             repeat = False
             if len(seen) == size:  # the rest was seen: with these queues?
@@ -94,7 +98,8 @@ class Position(BoardState):
                         seen[rest] = earlier + [queues]  # (a new list: copies share the old)
                     elif not repeat:
                         self._key_whole()
-                        self.seen[(rest, queues)] = queues
+                        whole = _plain(rest, queues)
+                        self.seen[whole] = None
                 else:
                     repeat = earlier == queues
                     if not repeat:
@@ -107,7 +112,7 @@ class Position(BoardState):
             self._legal = None  # declare joins the options
             return
         if self.seen_sig is not None:
-            self.seen_sig ^= hash(_plain(rest, queues))
+            self.seen_sig ^= hash(whole if whole is not None else _plain(rest, queues))
         if self.repeated:
             self.repeated = False
             self._legal = None
@@ -121,9 +126,8 @@ class Position(BoardState):
                 and (self.decision == D_TURN or any(x & PENDING for x in self.queues[c])))
 
     def _seen_pairs(self) -> list[tuple[tuple, tuple]]:
-        """The positions seen, each as the rest of its key and its queues."""
-        if self.seen_whole:
-            return list(self.seen)
+        """The positions seen (before they are keyed whole), each as the rest of its key and
+        its queues."""
         pairs = []
         for rest, queues in self.seen.items():
             if type(queues) is list:
@@ -133,8 +137,9 @@ class Position(BoardState):
         return pairs
 
     def _key_whole(self) -> None:
-        """From now until the next irreversible change, ``seen`` keys each position whole."""
-        self.seen = {pair: pair[1] for pair in self._seen_pairs()}
+        """From now until the next irreversible change, ``seen`` keys each position whole (its
+        key, as :attr:`seen_positions` gives it)."""
+        self.seen = dict.fromkeys([_plain(rest, queues) for rest, queues in self._seen_pairs()])
         self.seen_whole = True
 
     def _key(self, queues: tuple | None) -> tuple:
