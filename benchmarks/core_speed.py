@@ -35,6 +35,7 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from spaghetti import Game
@@ -170,6 +171,14 @@ def alphabeta(level: int, python: bool, nodes: int = 20_000) -> tuple[int, float
     return positions, seconds
 
 
+def chosen_setups(only: str | None) -> Iterator[tuple[str, str, int, int, dict, Game]]:
+    """The setups whose label contains ``only`` (all where None), each with its game."""
+    for label, variant, level, players, options in SETUPS:
+        if not only or only in label:
+            yield label, variant, level, players, options, Game(
+                level=level, players=players, variant=variant, options=options)
+
+
 def reference_tree(revision: str, folder: str) -> str:
     """The ``src`` folder of ``revision``, read from this repository's git into ``folder``."""
     root = Path(__file__).resolve().parent.parent
@@ -206,10 +215,7 @@ def against_reference(args: argparse.Namespace) -> None:
               f"process); {args.games} games x {args.rounds} rounds a setup")
         print(f"{'setup':50} {'reference/s':>11} {'loop/s':>10} {'ratio':>6}"
               f" {'driver/s':>10} {'ratio':>6}  games")
-        for label, variant, level, players, options in SETUPS:
-            if args.only and args.only not in label:
-                continue
-            game = Game(level=level, players=players, variant=variant, options=options)
+        for label, variant, level, players, options, game in chosen_setups(args.only):
             play(game, 2, False, seed=0)  # warm up
             play_compiled(game, 2, False, seed=0)
             totals = [[0, 0.0], [0, 0.0], [0, 0.0]]
@@ -247,10 +253,7 @@ def main() -> None:
           "the compiled path): decisions a second")
     print(f"{'setup':50} {'python/s':>10} {'compiled/s':>11} {'ratio':>6}"
           f" {'python/s':>10} {'compiled/s':>11} {'ratio':>6}")
-    for label, variant, level, players, options in SETUPS:
-        if args.only and args.only not in label:
-            continue
-        game = Game(level=level, players=players, variant=variant, options=options)
+    for label, _, _, _, _, game in chosen_setups(args.only):
         rates = []
         for driver in (play, play_compiled):
             totals = {False: [0, 0.0], True: [0, 0.0]}
