@@ -26,6 +26,7 @@ unless a rule was mended since).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
@@ -34,8 +35,8 @@ import sys
 import tarfile
 import tempfile
 import time
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from spaghetti import Game
@@ -186,9 +187,7 @@ def reference_tree(revision: str, folder: str) -> str:
                              capture_output=True, check=False)
     if archive.returncode:
         sys.exit(f"--reference {revision}: {archive.stderr.decode().strip()}")
-    tar = Path(folder) / "src.tar"
-    tar.write_bytes(archive.stdout)
-    with tarfile.open(tar) as tree:
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tree:
         tree.extractall(folder, filter="data")
     return str(Path(folder) / "src")
 

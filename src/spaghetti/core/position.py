@@ -38,9 +38,7 @@ class Position(BoardState):
     def seen_positions(self) -> frozenset:
         """The positions seen since the last irreversible change (C9), by their repetition key:
         the history that decides whether the next position repeats."""
-        if self.seen_whole:
-            return frozenset(self.seen)
-        return frozenset([_plain(rest, queues) for rest, queues in self._seen_pairs()])
+        return frozenset(self._seen_keys())
 
     @property
     def seen_signature(self) -> int:
@@ -52,7 +50,7 @@ class Position(BoardState):
         are seen (play that never asks pays nothing)."""
         if self.seen_sig is None:
             signature = 0
-            for key in self.seen_positions:
+            for key in self._seen_keys():  # (not a frozenset first: that hashed each twice)
                 signature ^= hash(key)
             self.seen_sig = signature
         return self.seen_sig
@@ -125,6 +123,12 @@ class Position(BoardState):
         return (c < len(self.kinds) and self.kinds[c].recalls
                 and (self.decision == D_TURN or any(x & PENDING for x in self.queues[c])))
 
+    def _seen_keys(self) -> list[tuple]:
+        """The keys of the positions seen, each once."""
+        if self.seen_whole:
+            return list(self.seen)
+        return [_plain(rest, queues) for rest, queues in self._seen_pairs()]
+
     def _seen_pairs(self) -> list[tuple[tuple, tuple]]:
         """The positions seen (before they are keyed whole), each as the rest of its key and
         its queues."""
@@ -139,7 +143,7 @@ class Position(BoardState):
     def _key_whole(self) -> None:
         """From now until the next irreversible change, ``seen`` keys each position whole (its
         key, as :attr:`seen_positions` gives it)."""
-        self.seen = dict.fromkeys([_plain(rest, queues) for rest, queues in self._seen_pairs()])
+        self.seen = dict.fromkeys(self._seen_keys())
         self.seen_whole = True
 
     def _key(self, queues: tuple | None) -> tuple:
