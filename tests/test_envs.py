@@ -445,12 +445,11 @@ def test_the_vector_env_steps_many_games_as_one_batch_and_each_as_alone():
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
         obs, rewards, terminated, truncated, infos = envs.step(actions)
         for i, single in enumerate(alone):
-            if single.state is None or single.state.is_over:
-                continue  # (each single game is followed to its first end only)
             seen, reward, done, cut, _ = single.step(int(actions[i]))
             assert reward == rewards[i] and done == terminated[i] and cut == truncated[i]
-            if not (done or cut):
-                assert np.array_equal(seen, obs[i])
+            if done or cut:  # the next game: dealt on from where the last left the generator
+                seen, _ = single.reset()
+            assert np.array_equal(seen, obs[i])
         ended += int(np.sum(terminated | truncated))
         for i in np.flatnonzero(terminated | truncated):
             assert infos["final_obs"][i] is not None
@@ -549,10 +548,11 @@ def test_the_batch_plays_the_same_compiled_and_as_python_source():
     steps = 0
     while steps < 150:
         assert compiled.observations() == source.observations()
-        assert compiled.masks() == source.masks()
-        masks = np.frombuffer(compiled.masks(), dtype=np.int8).reshape(2, NUM_ACTIONS)
-        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in masks]
-        if not all(m.any() for m in masks):
+        assert compiled.legal_ids() == source.legal_ids()
+        ids = np.frombuffer(compiled.legal_ids(), dtype="<i4")
+        rows = [np.sort(ids[ids // NUM_ACTIONS == i] % NUM_ACTIONS) for i in range(2)]
+        actions = [int(rng.choice(row)) if len(row) else 0 for row in rows]
+        if not all(len(row) for row in rows):
             break
         compiled.step(actions)
         source.step(actions)

@@ -8,7 +8,8 @@ from ..core.state import State
 
 
 class RandomPlayer:
-    """Chooses a legal option at random; the same seed gives the same choices.
+    """Chooses a legal option at random; the same seed gives the same choices (or the same
+    state of the generator ``rng``, when one is handed over).
 
     >>> import spaghetti
     >>> state = spaghetti.new_game(seed=1)
@@ -16,8 +17,10 @@ class RandomPlayer:
     True
     """
 
-    def __init__(self, seed: int | None = None):
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int | None = None, rng: random.Random | None = None):
+        # (``rng``: draw from a generator shared with its owner, which a new game then
+        # need not seed again: the environments' opponents.)
+        self.rng = rng if rng is not None else random.Random(seed)
 
     def choose(self, state: State) -> str:
         options = state.legal()

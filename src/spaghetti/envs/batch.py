@@ -4,8 +4,9 @@
 (of one game; :class:`spaghetti.envs.vector.SpaghettiVectorEnv`'s holds all of its games),
 which then plays every game's step in one call: the learner's action, the other seats' moves
 until the learner is to move again, the reward, and the game's row of the observations and of
-the masks, each written as bytes (one a feature, one an action id); :meth:`Batch.observations`
-and :meth:`Batch.masks` join the rows into the buffers that numpy reads as they are. This
+the legal actions, each written as bytes (one a feature; an integer a legal id);
+:meth:`Batch.observations` joins the rows into the buffer that numpy reads as it is, and
+:meth:`Batch.legal_ids` the legal ids into the indices that numpy sets in the masks at once. This
 module is compiled with the rules core (setup.py), so a step is the engine's own moves and a
 few writes, with no Python between them; it stays plain Python, and runs as such where nothing
 is compiled.
@@ -41,10 +42,10 @@ TRUNCATED = 2
 class Batch:
     """``n`` games, each seen from one seat, stepped together.
 
-    ``writer`` writes a row of the observations, ``mask`` a row of the masks (the codec's),
-    ``decode`` turns a compact id into the engine's action id (the codec's, asked once an id
-    and kept); ``max_moves`` (-1: none) cuts a game short, ``adjudicate`` ends it by the
-    tie-break instead.
+    ``writer`` writes a row of the observations, ``mask`` the legal ids of a row of the masks
+    (the codec's), ``decode`` turns a compact id into the engine's action id (the codec's,
+    asked once an id and kept); ``max_moves`` (-1: none) cuts a game short, ``adjudicate``
+    ends it by the tie-break instead.
     """
 
     def __init__(self, n: int, writer: Writer, mask: MaskWriter,
@@ -56,7 +57,7 @@ class Batch:
         self.max_moves = max_moves
         self.adjudicate = adjudicate
         self._obs: list[bytes] = [writer.zeros] * n
-        self._masks: list[bytes] = [mask.none] * n
+        self._legal: list[bytes] = [b""] * n
         self._decoded: dict[int, int] = {}
         self.states: list[State | None] = [None] * n
         self.seats: list[int] = [0] * n
@@ -94,7 +95,7 @@ class Batch:
     def step(self, actions: list[int]) -> None:
         """Every game's step: ``actions[i]`` is game ``i``'s compact id. An illegal one ends
         that game as a loss. :attr:`rewards`, :attr:`ended`, :attr:`illegal` and the rows of
-        :meth:`observations` and :meth:`masks` tell what followed."""
+        :meth:`observations` and :meth:`legal_ids` tell what followed."""
         for i in range(self.n):
             state = self.states[i]
             assert state is not None
@@ -171,13 +172,14 @@ class Batch:
         """Every game's observation, one row after the other: one signed byte a feature."""
         return b"".join(self._obs)
 
-    def masks(self) -> bytearray:
-        """Every game's mask of legal compact ids, one row after the other: one byte an id
-        (a new buffer, which numpy reads as a writable array)."""
-        return bytearray().join(self._masks)
+    def legal_ids(self) -> bytes:
+        """Every game's legal compact ids, as :meth:`MaskWriter.ids` writes them: game ``i``'s
+        plus ``i`` times the mask's size, so that they index the masks of all the games laid
+        end to end (none for a game whose learner is not to move)."""
+        return b"".join(self._legal)
 
     def _write(self, i: int, state: State, seat: int) -> None:
-        """Game ``i``'s rows: its observation, and its mask (none once it is over)."""
+        """Game ``i``'s rows: its observation, and its legal ids (none once it is over)."""
         self._obs[i] = self.writer.write(state, seat, self.blocks[i])
-        self._masks[i] = self.mask.none if state.is_over or state.to_move != seat else \
-            self.mask.write(state.legal_actions())
+        self._legal[i] = b"" if state.is_over or state.to_move != seat else \
+            self.mask.ids(state.legal_actions(), i * self.mask.size)

@@ -32,6 +32,8 @@ import numpy as np
 from gymnasium import spaces
 
 from ..ai import LEVELS, Player, make_player
+from ..ai.random_player import RandomPlayer
+from ..core.draws import below
 from ..core import notation as N
 from ..core.state import State
 from ..errors import IllegalOptionError, SetupError
@@ -96,7 +98,8 @@ class SpaghettiEnv(gymnasium.Env):
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.state: State | None = None
-        self._rng = random.Random(0)
+        self._rng: random.Random | None = None
+        self._random: list[RandomPlayer] = []
         self._players: dict[int, Player] = {}
         # The game's step (the learner's action, the other seats' moves, the vector and the
         # mask) is the vector environment's, for a batch of one.
@@ -121,21 +124,27 @@ class SpaghettiEnv(gymnasium.Env):
         seats' players and the deal, drawn from the environment's generator (``seed``
         seeds it anew)."""
         super().reset(seed=seed)
-        draw = self.np_random.integers
-        self._rng = random.Random(int(draw(2**62)))
+        # One generator a run of games, seeded from gymnasium's when a seed is given (or at the
+        # first game): a new game draws on where the last left off, since seeding a generator
+        # costs more than dealing (the random opponents and the chance draws share it).
+        if seed is not None or self._rng is None:
+            self._rng = random.Random(int(self.np_random.integers(2**62)))
+            self._random = [RandomPlayer(rng=self._rng) for _ in self.opponents]
+        rng = self._rng
         if self.seat_choice is None:
-            self.seat = int(draw(self.game.players))
+            self.seat = below(rng, self.game.players)
         others = [s for s in range(self.game.players) if s != self.seat]
         self._players = {}
-        for s, who in zip(others, self.opponents):
-            self._players[s] = make_player(who, int(draw(2**62))) if isinstance(who, str) \
-                else who
-        self.state = self.game.new_state(self.program, int(draw(2**31)))
+        for k, (s, who) in enumerate(zip(others, self.opponents)):
+            self._players[s] = self._random[k] if who == "random" else \
+                make_player(who, rng.getrandbits(62)) if isinstance(who, str) else who
+        self.state = self.game.new_state(self.program, rng.getrandbits(31))
 
     def load(self, batch: Batch, i: int) -> None:
         """Hand the game just dealt to ``batch`` as its game ``i``: the other seats play until
         the learner is to move (the vector environment deals its games so)."""
         assert self.state is not None
+        assert self._rng is not None
         others: list[Any] = [self._players.get(s) for s in range(self.game.players)]
         batch.load(i, self.state, self.seat, others, self._rng)
 
@@ -166,11 +175,15 @@ class SpaghettiEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learner now, as booleans (sb3-contrib's ``MaskablePPO``)."""
-        return np.frombuffer(self._batch.masks(), dtype=np.bool_).copy()
+        return self._mask().view(np.bool_)
+
+    def _mask(self) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[np.frombuffer(self._batch.legal_ids(), dtype="<i4")] = 1
+        return mask
 
     def _info(self) -> dict:
-        return {"action_mask": np.frombuffer(self._batch.masks(), dtype=np.int8),
-                **self.ending()}
+        return {"action_mask": self._mask(), **self.ending()}
 
     def ending(self) -> dict[str, Any]:
         """The infos that tell the game's end: the learner's seat, and once the game is over

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from librt.strings import BytesWriter
+from librt.strings import BytesWriter, write_i32_le
 
 from ..core.board import D_TURN
 from ..core.flags import OWNER_SHIFT, PENDING, RUNNING
@@ -282,9 +282,10 @@ class Writer:
 
 
 class MaskWriter:
-    """Writes the mask of legal actions (one byte a compact id), given the codec's function
-    from an engine action id to its compact id (``ActionCodec.encode``); each id's compact id
-    is asked once and kept, since the same ids come back decision after decision."""
+    """Writes the mask of legal actions (one byte a compact id), or the legal compact ids
+    themselves, given the codec's function from an engine action id to its compact id
+    (``ActionCodec.encode``); each id's compact id is asked once and kept, since the same ids
+    come back decision after decision."""
 
     def __init__(self, size: int, compact: Callable[[int], int]) -> None:
         self.size = size
@@ -292,15 +293,30 @@ class MaskWriter:
         self.known: dict[int, int] = {}
         self.none = bytes(size)  # the mask of no legal action
 
+    def _compact(self, action: int) -> int:
+        """``action``'s compact id; ``ValueError`` (the codec's) for an id beyond its ranges."""
+        c = self.known.get(action)
+        if c is None:
+            c = self.compact(action)
+            self.known[action] = c
+        return c
+
     def write(self, legal: Sequence[int]) -> bytes:
-        """The mask of ``legal``; ``ValueError`` (the codec's) for an id beyond its ranges."""
+        """The mask of ``legal``."""
         buf = BytesWriter()
         buf.write(self.none)
+        for action in legal:
+            buf[self._compact(action)] = 1
+        return buf.getvalue()
+
+    def ids(self, legal: Sequence[int], base: int) -> bytes:
+        """The compact ids of ``legal``, each plus ``base`` (a row's start in a batch of masks
+        laid end to end), as 32-bit little-endian integers: what numpy sets in one step."""
+        buf = BytesWriter()
         known = self.known
         for action in legal:
             c = known.get(action)
             if c is None:
-                c = self.compact(action)
-                known[action] = c
-            buf[c] = 1
+                c = self._compact(action)
+            write_i32_le(buf, base + c)
         return buf.getvalue()

@@ -154,12 +154,17 @@ class SpaghettiVectorEnv(VectorEnv):
         the array of ``infos["action_mask"]``, seen as booleans."""
         return self._mask.view(np.bool_)
 
+    def _batch_masks(self) -> np.ndarray:
+        """Every game's mask, set from the legal ids the batch wrote, in one step."""
+        mask = np.zeros(self.num_envs * NUM_ACTIONS, dtype=np.int8)
+        mask[np.frombuffer(self._batch.legal_ids(), dtype="<i4")] = 1
+        return mask.reshape(self.num_envs, NUM_ACTIONS)
+
     def _infos(self, infos: dict) -> dict:
         """Every game's mask and seat, as Gymnasium's vector environments give infos."""
         # (The masks are read once a step, into a new array: one kept from an earlier step
         # stays as it was.)
-        self._mask = np.frombuffer(self._batch.masks(), dtype=np.int8).reshape(
-            self.num_envs, NUM_ACTIONS)
+        self._mask = self._batch_masks()
         everyone = np.ones(self.num_envs, dtype=np.bool_)
         infos.update(action_mask=self._mask, _action_mask=everyone,
                      seat=self._seats.copy(), _seat=everyone)
