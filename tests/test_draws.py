@@ -34,3 +34,21 @@ def test_a_seed_deals_the_program_the_standard_shuffle_deals():
             random.Random(seed).shuffle(names)
             assert game.shuffled_program(seed) == names
             assert [card.name for card in game.new_state(seed=seed).kinds] == names
+
+
+def test_a_generator_handed_over_deals_as_a_seed_would_from_its_state():
+    # new_state(rng=...): the program and the instant cards shuffled with that generator, on
+    # from its state (the environments deal a run of games so), on both paths alike.
+    game = Game(level=3, options={"instant_cards": True})
+    ours, theirs, python = random.Random(9), random.Random(9), random.Random(9)
+    for _ in range(5):
+        state = game.new_state(rng=ours)
+        names = [card.name for card in game.deck]
+        theirs.shuffle(names)
+        deal = [card.name for card in game.rules.instant]
+        theirs.shuffle(deal)
+        assert [card.name for card in state.kinds] == names
+        assert [card.name for card in state.deal] == deal
+        twin = game.new_state(rng=python, python=True)
+        assert twin.legal() == state.legal() and [c.name for c in twin.kinds] == names
+    assert ours.getstate() == theirs.getstate() == python.getstate()

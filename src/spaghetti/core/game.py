@@ -251,10 +251,11 @@ class Game:
         """The program dealt by shuffling this level's cards with ``seed``."""
         return [card.name for card in self._shuffled_cards(seed)]
 
-    def _shuffled_cards(self, seed: int) -> list[CardType]:
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise SetupError(f"seed must be a whole number, not {seed!r}")
-        rng = random.Random(seed)
+    def _shuffled_cards(self, seed: int, rng: random.Random | None = None) -> list[CardType]:
+        if rng is None:
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise SetupError(f"seed must be a whole number, not {seed!r}")
+            rng = random.Random(seed)
         rules = self.rules
         setup = self.setup
         if setup and setup.cards:
@@ -269,31 +270,38 @@ class Game:
             shuffle(rng, cards)  # (rng.shuffle's very order, in compiled code)
         return cards
 
-    def shuffled_deal(self, seed: int) -> list[str]:
+    def shuffled_deal(self, seed: int, rng: random.Random | None = None) -> list[str]:
         """The face-down order of the instant cards, shuffled with ``seed`` (option
-        ``instant_cards``)."""
+        ``instant_cards``), or with ``rng`` where one is given."""
         names = [c.name for c in self.rules.instant]
-        random.Random(f"instant {seed}").shuffle(names)
+        if rng is None:
+            random.Random(f"instant {seed}").shuffle(names)
+        else:
+            shuffle(rng, names)
         return names
 
     def new_state(self, program: list[str] | None = None, seed: int | None = None,
-                  deal: list[str] | None = None, python: bool = False) -> Any:
+                  deal: list[str] | None = None, python: bool = False,
+                  rng: random.Random | None = None) -> Any:
         """The state at the start of the game (setup or placement).
 
         ``program`` lists card names in order (any of this level's cards, repeats allowed, at least
         as many as each player places); without it, the level's cards are shuffled with ``seed``
         (default 0). With option ``fair_first`` the program is the set of cards player A arranges.
         ``deal`` is the face-down order of the three instant cards (option ``instant_cards``);
-        without it they are shuffled with ``seed``. ``python``: a state of the readable Python
-        core even where the compiled one is built (:mod:`spaghetti.core.engines`), for
-        differential tests and benchmarks; both play identical games.
+        without it they are shuffled with ``seed``. ``rng``: a ``random.Random`` that shuffles
+        both instead of one seeded with ``seed`` (a run of games dealt from one generator, as
+        the environments deal them: seeding a generator costs half a deal). ``python``: a
+        state of the readable Python core even where the compiled one is built
+        (:mod:`spaghetti.core.engines`), for differential tests and benchmarks; both play
+        identical games.
         """
         if python:
             from .engines import COMPILED, python_game  # (engines imports game's modules)
             if COMPILED:
-                return python_game(self).new_state(program, seed, deal)
+                return python_game(self).new_state(program, seed, deal, rng=rng)
         if program is None:
-            cards = self._shuffled_cards(0 if seed is None else seed)
+            cards = self._shuffled_cards(0 if seed is None else seed, rng)
         elif not isinstance(program, (list, tuple)):
             raise SetupError("program must be a list of card names")
         else:
@@ -307,7 +315,7 @@ class Game:
         instants: list[CardType] = []
         if self.option("instant_cards"):
             if deal is None:
-                deal = self.shuffled_deal(0 if seed is None else seed)
+                deal = self.shuffled_deal(0 if seed is None else seed, rng)
             instants = self.instant_deal(deal)
         elif deal is not None:
             raise SetupError("an instant card deal needs the option instant_cards")

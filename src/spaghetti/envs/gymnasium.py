@@ -138,7 +138,7 @@ class SpaghettiEnv(gymnasium.Env):
         for k, (s, who) in enumerate(zip(others, self.opponents)):
             self._players[s] = self._random[k] if who == "random" else \
                 make_player(who, rng.getrandbits(62)) if isinstance(who, str) else who
-        self.state = self.game.new_state(self.program, rng.getrandbits(31))
+        self.state = self.game.new_state(self.program, rng=rng)
 
     def load(self, batch: Batch, i: int) -> None:
         """Hand the game just dealt to ``batch`` as its game ``i``: the other seats play until
