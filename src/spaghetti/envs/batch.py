@@ -172,6 +172,10 @@ class Batch:
         """Every game's observation, one row after the other: one signed byte a feature."""
         return b"".join(self._obs)
 
+    def observation(self, i: int) -> bytes:
+        """Game ``i``'s row of :meth:`observations`."""
+        return self._obs[i]
+
     def legal_ids(self) -> bytes:
         """Every game's legal compact ids, as :meth:`MaskWriter.ids` writes them: game ``i``'s
         plus ``i`` times the mask's size, so that they index the masks of all the games laid

@@ -90,7 +90,7 @@ class SpaghettiVectorEnv(VectorEnv):
         if len(chosen) != self.num_envs:
             raise SetupError(f"step(): one action for each of the {self.num_envs} games, "
                              f"not {len(chosen)}")
-        ids = [int(a) for a in chosen.tolist()]
+        ids = chosen.tolist() if chosen.dtype.kind in "iu" else [int(a) for a in chosen.tolist()]
         batch = self._batch
         if self._illegal == "raise":
             bad = batch.first_illegal(ids)
@@ -106,18 +106,19 @@ class SpaghettiVectorEnv(VectorEnv):
         terminated = ended == TERMINATED
         truncated = ended == TRUNCATED
         infos: dict[str, Any] = {}
-        done = np.flatnonzero(ended != GOING)
-        if len(done):
+        finished = ended != GOING
+        if finished.any():
+            done = np.flatnonzero(finished).tolist()
             final_obs = np.full(self.num_envs, None, dtype=object)
             final_info = np.full(self.num_envs, None, dtype=object)
-            written = self._written()
-            for i in done.tolist():
-                final_obs[i] = written[i].astype(np.float32)
+            for i in done:
+                final_obs[i] = np.frombuffer(batch.observation(i), dtype=np.int8).astype(
+                    np.float32)
                 final_info[i] = self._final_info(i)
-            for i in done.tolist():
+            for i in done:
                 self._deal(i, None)
-            infos.update(final_obs=final_obs, _final_obs=ended != GOING,
-                         final_info=final_info, _final_info=ended != GOING)
+            infos.update(final_obs=final_obs, _final_obs=finished,
+                         final_info=final_info, _final_info=finished.copy())
         return self._observations(), rewards, terminated, truncated, self._infos(infos)
 
     def _final_info(self, i: int) -> dict:
