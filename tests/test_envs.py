@@ -5,6 +5,7 @@ the compact action ids, rewards, truncation, chance, rendering. No test trains a
 from __future__ import annotations
 
 import pathlib
+import pickle
 import random
 import warnings
 
@@ -454,6 +455,34 @@ def test_the_vector_env_steps_many_games_as_one_batch_and_each_as_alone():
         for i in np.flatnonzero(terminated | truncated):
             assert infos["final_obs"][i] is not None
     assert ended >= n  # every game ended at least once, and began again in the same step
+
+
+def test_an_environment_pickled_mid_game_plays_on_as_the_original():
+    # The compiled batch, writer and mask writer are rebuilt by calling them (__reduce__).
+    from spaghetti.envs.vector import SpaghettiVectorEnv
+
+    env = SpaghettiEnv(level=3, players=3, opponents="random", seat=None)
+    env.reset(seed=2)
+    for _ in range(5):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    twin = pickle.loads(pickle.dumps(env))
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        obs, *rest = env.step(action)
+        twin_obs, *twin_rest = twin.step(action)
+        assert np.array_equal(obs, twin_obs) and rest[:3] == twin_rest[:3]
+        assert np.array_equal(env.action_masks(), twin.action_masks())
+        if rest[1] or rest[2]:
+            assert np.array_equal(env.reset()[0], twin.reset()[0])
+    envs = SpaghettiVectorEnv(3, level=1, players=2)
+    envs.reset(seed=4)
+    copy = pickle.loads(pickle.dumps(envs))
+    for _ in range(60):
+        actions = np.array([int(np.flatnonzero(m)[-1]) for m in envs.action_masks()])
+        ours, theirs = envs.step(actions), copy.step(actions)
+        for a, b in zip(ours[:4], theirs[:4]):
+            assert np.array_equal(a, b)
 
 
 def test_the_vector_env_never_writes_over_an_observation_still_held():

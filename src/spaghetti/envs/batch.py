@@ -69,6 +69,13 @@ class Batch:
         self.ended: list[int] = [GOING] * n
         self.illegal: list[bool] = [False] * n
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # (A compiled class is rebuilt by calling it; the games are then set as they were.)
+        made = (self.n, self.writer, self.mask, self.decode, self.max_moves, self.adjudicate)
+        games = (self._obs, self._legal, self.states, self.seats, self.chance, self.blocks,
+                 self.others, self.rewards, self.ended, self.illegal)
+        return _rebuilt, (made, games)
+
     def load(self, i: int, state: State, seat: int, others: list[Any],
              chance: random.Random) -> None:
         """Game ``i`` is now ``state``, just dealt, seen from ``seat``: the other seats play
@@ -187,3 +194,11 @@ class Batch:
         self._obs[i] = self.writer.write(state, seat, self.blocks[i])
         self._legal[i] = b"" if state.is_over or state.to_move != seat else \
             self.mask.ids(state.legal_actions(), i * self.mask.size)
+
+
+def _rebuilt(made: tuple[Any, ...], games: tuple[Any, ...]) -> Batch:
+    """A pickled :class:`Batch` again (its ``__reduce__``)."""
+    batch = Batch(*made)
+    (batch._obs, batch._legal, batch.states, batch.seats, batch.chance, batch.blocks,
+     batch.others, batch.rewards, batch.ended, batch.illegal) = games
+    return batch

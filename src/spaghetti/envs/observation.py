@@ -71,6 +71,11 @@ class CardBlocks:
         self.queues: list[object] = [None] * cards
         self.blocks: list[bytes] = [b""] * cards
 
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        # (A compiled class is rebuilt by calling it: the blocks kept are a cache of blocks
+        # written from these very objects, which a copy does not hold, so it starts empty.)
+        return CardBlocks, (len(self.blocks),)
+
 
 class Writer:
     """Writes the observation of one game's layout (the offsets come from the Encoder)."""
@@ -79,6 +84,8 @@ class Writer:
                  queue: int, slot: int, card_features: int, instants: tuple[str, ...],
                  iparams: int, starts: dict[str, int], size: int, hidden: bool,
                  fair_first: bool) -> None:
+        self._made_with = (players, cards, names, params, queue, slot, card_features, instants,
+                           iparams, starts, size, hidden, fair_first)
         self.players = players
         self.cards = cards
         self.names = names
@@ -113,6 +120,9 @@ class Writer:
         self.instant_chips_at = starts["instant_chips"]
         self.face_down_at = starts["face_down"]
         self.to_arrange_at = starts["to_arrange"]
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return Writer, self._made_with
 
     def write(self, state: State, seat: int, blocks: CardBlocks | None = None) -> bytes:
         """The position as ``seat`` may know it, seats numbered from ``seat``: one byte a
@@ -292,6 +302,9 @@ class MaskWriter:
         self.compact = compact
         self.known: dict[int, int] = {}
         self.none = bytes(size)  # the mask of no legal action
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return MaskWriter, (self.size, self.compact)
 
     def _compact(self, action: int) -> int:
         """``action``'s compact id; ``ValueError`` (the codec's) for an id beyond its ranges."""
