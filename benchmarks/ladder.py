@@ -36,7 +36,8 @@ thousands of decisions by shuffling the program).
 Every game is one line of the ``--out`` file (JSON), written as it ends, so a run that is
 stopped goes on where it was when started again with the same arguments. At the end (and with
 ``--report`` alone, without playing) it prints a Markdown table: games, X's score with its 95 %
-Wilson interval, the Elo difference it implies, each level's Elo over ``random`` at that setup
+Wilson interval, the Elo difference it implies (against its par, its share of the seats: a
+third for one seat of three with ``--lone``), each level's Elo over ``random`` at that setup
 (the sum of the steps below it), and the think time of each side per decision that had a
 choice (mean and the slowest). The scores are of the level above. With 3 or 4 players a second
 table splits the score by how many seats the level above holds, against its par (its share of
@@ -190,7 +191,10 @@ def report(rows: list[dict], setups: list[tuple[int, int]], pairs: list[tuple[st
             n = len(games)
             score = n - sum(g["score"] for g in games)  # the upper's
             lo, hi = wilson(score, n)
-            step = elo(score / n)
+            # Against its par, the upper level's share of the seats (a half but with --lone):
+            # one seat of three winning a third is even (Luce's model of a field of three).
+            par = sum(sum(not s for s in g["seating"]) / len(g["seating"]) for g in games) / n
+            step = elo(score / n) - elo(par)
             ladder += step
 
             def times(side: str, games=games) -> str:

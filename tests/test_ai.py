@@ -285,6 +285,27 @@ def test_the_ladders_players_are_the_ones_its_docs_name():
         ladder.player("easy+sharp", 9, False)
 
 
+def test_the_ladders_elo_step_is_reckoned_against_the_upper_levels_par():
+    # A lone upper level (one seat of three) winning a third of its games is even with the
+    # field; with two players, or every seating of the two levels, par is a half.
+    ladder = benchmark("ladder")
+
+    def games(seatings, wins):
+        return [{"level": 3, "players": len(seating), "x": "easy", "y": "normal", "deal": 1,
+                 "seating": seating, "score": 0.0 if won else 1.0, "think": {"x": [], "y": []}}
+                for seating, won in zip(seatings, wins)]
+
+    def step(rows):
+        line = ladder.report(rows, [(3, len(rows[0]["seating"]))], [("easy", "normal")])
+        return line.splitlines()[2].split(" | ")[6]
+
+    lone = [[False, True, True], [True, False, True], [True, True, False]]
+    assert step(games(lone * 2, [True, False, False, False, True, False])) == "+0"
+    assert step(games(lone * 2, [True, True, False, False, True, False])) == "+120"
+    both = [[True, False], [False, True]]
+    assert step(games(both * 2, [True, True, True, False])) == "+191"
+
+
 def test_material_counts_lives_and_flags_alone():
     # Where lives and flags are level, material says even though the whole evaluation sees
     # heads or coming turns; elsewhere it leans the way lives and flags do, and a finished game
