@@ -45,6 +45,14 @@ from .pettingzoo import MAX_MOVES, make_game, program_length
 ENV_ID = "spaghetti/Spaghetti-v0"
 
 
+def masks(batch: Batch) -> np.ndarray:
+    """Every game's mask of ``batch`` (one row a game, one ``int8`` an action id), a new array
+    set from the legal ids the batch wrote, in one step."""
+    mask = np.zeros(batch.n * NUM_ACTIONS, dtype=np.int8)
+    mask[np.frombuffer(batch.legal_ids(), dtype="<i4")] = 1
+    return mask.reshape(batch.n, NUM_ACTIONS)
+
+
 class SpaghettiEnv(gymnasium.Env):
     """A game of the family from one seat; the others are computer players.
 
@@ -175,15 +183,10 @@ class SpaghettiEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learner now, as booleans (sb3-contrib's ``MaskablePPO``)."""
-        return self._mask().view(np.bool_)
-
-    def _mask(self) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[np.frombuffer(self._batch.legal_ids(), dtype="<i4")] = 1
-        return mask
+        return masks(self._batch)[0].view(np.bool_)
 
     def _info(self) -> dict:
-        return {"action_mask": self._mask(), **self.ending()}
+        return {"action_mask": masks(self._batch)[0], **self.ending()}
 
     def ending(self) -> dict[str, Any]:
         """The infos that tell the game's end: the learner's seat, and once the game is over

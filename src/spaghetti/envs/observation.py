@@ -306,20 +306,23 @@ class MaskWriter:
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return MaskWriter, (self.size, self.compact)
 
-    def _compact(self, action: int) -> int:
-        """``action``'s compact id; ``ValueError`` (the codec's) for an id beyond its ranges."""
-        c = self.known.get(action)
-        if c is None:
-            c = self.compact(action)
-            self.known[action] = c
+    def _learn(self, action: int) -> int:
+        """``action``'s compact id, asked of the codec and kept (the loops look in ``known``
+        first); ``ValueError`` (the codec's) for an id beyond its ranges."""
+        c = self.compact(action)
+        self.known[action] = c
         return c
 
     def write(self, legal: Sequence[int]) -> bytes:
         """The mask of ``legal``."""
         buf = BytesWriter()
         buf.write(self.none)
+        known = self.known
         for action in legal:
-            buf[self._compact(action)] = 1
+            c = known.get(action)
+            if c is None:
+                c = self._learn(action)
+            buf[c] = 1
         return buf.getvalue()
 
     def ids(self, legal: Sequence[int], base: int) -> bytes:
@@ -330,6 +333,6 @@ class MaskWriter:
         for action in legal:
             c = known.get(action)
             if c is None:
-                c = self._compact(action)
+                c = self._learn(action)
             write_i32_le(buf, base + c)
         return buf.getvalue()

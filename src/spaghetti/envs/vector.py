@@ -8,7 +8,8 @@ last observation of the game that ended is in ``infos["final_obs"]``.
 
 Each game is dealt as a lone ``SpaghettiEnv`` deals it and plays the same; a step of every game
 is one call into :class:`~spaghetti.envs.batch.Batch`, compiled with the rules core, which
-writes the observations and masks of all the games into two buffers.
+writes the observations of all the games into one buffer and their legal ids into another,
+from which numpy sets the masks at once.
 
 >>> import numpy as np
 >>> envs = SpaghettiVectorEnv(4, level=1)
@@ -33,7 +34,7 @@ from gymnasium.vector.utils import batch_space
 from ..errors import IllegalOptionError, SetupError
 from .batch import GOING, TERMINATED, TRUNCATED
 from .encoding import NUM_ACTIONS
-from .gymnasium import SpaghettiEnv
+from .gymnasium import SpaghettiEnv, masks
 
 
 class SpaghettiVectorEnv(VectorEnv):
@@ -155,17 +156,11 @@ class SpaghettiVectorEnv(VectorEnv):
         the array of ``infos["action_mask"]``, seen as booleans."""
         return self._mask.view(np.bool_)
 
-    def _batch_masks(self) -> np.ndarray:
-        """Every game's mask, set from the legal ids the batch wrote, in one step."""
-        mask = np.zeros(self.num_envs * NUM_ACTIONS, dtype=np.int8)
-        mask[np.frombuffer(self._batch.legal_ids(), dtype="<i4")] = 1
-        return mask.reshape(self.num_envs, NUM_ACTIONS)
-
     def _infos(self, infos: dict) -> dict:
         """Every game's mask and seat, as Gymnasium's vector environments give infos."""
         # (The masks are read once a step, into a new array: one kept from an earlier step
         # stays as it was.)
-        self._mask = self._batch_masks()
+        self._mask = masks(self._batch)
         everyone = np.ones(self.num_envs, dtype=np.bool_)
         infos.update(action_mask=self._mask, _action_mask=everyone,
                      seat=self._seats.copy(), _seat=everyone)
