@@ -188,10 +188,11 @@ def test_the_compiled_observation_is_its_python_sources(g):
 
 @settings(max_examples=30, deadline=None)
 @given(g=games)
-def test_an_observation_written_from_kept_card_blocks_is_the_one_written_afresh(g):
-    # The writer copies a card's block where the card is the same objects as at its last
-    # write (a search's positions mostly share their cards); across jumps between branches,
-    # every vector is the one written afresh, on both paths.
+def test_an_observation_written_over_the_last_is_the_one_written_afresh(g):
+    # The writer keeps each seat's last observation and writes over it only the cards whose
+    # parts are other objects than at its last write, and the marks of the moment (a search's
+    # positions mostly share their cards); across jumps between branches, cards removed and
+    # added, and cards turned face up, every vector is the one written afresh, on both paths.
     state = new(g)
     cards = min(encoding.MAX_CARDS, len(state.kinds) + 4)
     rng = random.Random(g["seed"])

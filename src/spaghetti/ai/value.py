@@ -147,8 +147,8 @@ class ValueNet:
             raise SetupError(f"this evaluation reads {self.inputs} numbers a position; "
                              f"{game_key(game)} has {encoder.size}")
         raw, value = encoder.raw, self.value_raw
-        # A search's positions differ from each other in a card or two: each seat's card
-        # blocks are kept and copied where the card has not changed.
+        # A search's positions differ from each other in a card or two: each seat's last
+        # observation is kept and written over where a card changed.
         blocks = [encoder.card_blocks() for _ in range(game.players)]
         if _kernel_from is None or not self.exact_sums():
             def evaluate(state: State, seat: int) -> float:

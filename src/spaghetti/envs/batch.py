@@ -62,7 +62,7 @@ class Batch:
         self.states: list[State | None] = [None] * n
         self.seats: list[int] = [0] * n
         self.chance: list[random.Random] = [random.Random(0) for _ in range(n)]
-        self.blocks: list[CardBlocks] = [CardBlocks(writer.cards) for _ in range(n)]
+        self.blocks: list[CardBlocks] = [CardBlocks(writer.cards, writer.size) for _ in range(n)]
         # Per game, per seat: its player; None at the learner's seat.
         self.others: list[list[Any]] = [[] for _ in range(n)]
         self.rewards: list[float] = [0.0] * n
@@ -85,7 +85,7 @@ class Batch:
         self.seats[i] = seat
         self.others[i] = others
         self.chance[i] = chance
-        self.blocks[i] = CardBlocks(self.writer.cards)
+        self.blocks[i] = CardBlocks(self.writer.cards, self.writer.size)
         self.rewards[i] = 0.0
         self.ended[i] = GOING
         self.illegal[i] = False

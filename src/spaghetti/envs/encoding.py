@@ -240,14 +240,14 @@ class Encoder:
 
     def raw(self, state: State, seat: int, blocks: CardBlocks | None = None) -> bytes:
         """:meth:`encode`'s numbers as they are written: one signed byte a feature.
-        ``blocks`` (:meth:`card_blocks`, one for each seat it is used for): the card blocks
-        written before, copied where a card has not changed, as a search's positions mostly
-        have not."""
+        ``blocks`` (:meth:`card_blocks`, one for each seat it is used for): the observation
+        written before for that seat, written over where the position changed; a card whose
+        parts are the same objects is left as it is, as a search's positions mostly are."""
         return self._writer.write(state, int(seat), blocks)
 
     def card_blocks(self) -> CardBlocks:
-        """An empty cache of card blocks for :meth:`raw`, for one seat."""
-        return self._blocks(self._writer.cards)
+        """A fresh row for :meth:`raw` to keep and write over, for one seat."""
+        return self._blocks(self._writer.cards, self._writer.size)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """The observation space's bounds (every entry lies in ``[-LIMIT, LIMIT]``)."""

@@ -60,21 +60,27 @@ def _index(names: tuple[str, ...], name: str) -> int:
 
 
 class CardBlocks:
-    """The card blocks last written for one game seen from one seat, each with the parts of
-    the card it was written from (kind, numbers, modifiers, queue). A new game, or another
-    seat, takes new blocks."""
+    """One game's observation as last written for one seat, kept to be written over: its row,
+    and for each card the parts its block was written from (kind, numbers, modifiers, queue,
+    whether it was known; a kind of None where no block is written). A card whose parts are
+    the same objects is left as it is in the row; one that changed has its old block taken
+    off and its new one written. A new game, or another seat, takes new blocks."""
 
-    def __init__(self, cards: int) -> None:
-        self.kinds: list[object] = [None] * cards
-        self.vals: list[object] = [None] * cards
-        self.mods: list[object] = [None] * cards
-        self.queues: list[object] = [None] * cards
-        self.blocks: list[bytes] = [b""] * cards
+    def __init__(self, cards: int, size: int) -> None:
+        self.kinds: list[CardType | None] = [None] * cards
+        self.vals: list[tuple[int, ...]] = [()] * cards
+        self.mods: list[tuple[int, ...]] = [()] * cards
+        self.queues: list[tuple[int, ...]] = [()] * cards
+        self.known: list[bool] = [False] * cards
+        self.row = BytesWriter()
+        self.row.write(bytes(size))
+        #: Where the last write marked the moment in the cards' blocks (cleared at the next).
+        self.marks: list[int] = []
 
-    def __reduce__(self) -> tuple[object, tuple[int]]:
-        # (A compiled class is rebuilt by calling it: the blocks kept are a cache of blocks
-        # written from these very objects, which a copy does not hold, so it starts empty.)
-        return CardBlocks, (len(self.blocks),)
+    def __reduce__(self) -> tuple[object, tuple[int, int]]:
+        # (A compiled class is rebuilt by calling it: the row is kept to be written over from
+        # these very objects, which a copy does not hold, so it starts empty.)
+        return CardBlocks, (len(self.kinds), len(self.row))
 
 
 class Writer:
@@ -95,9 +101,9 @@ class Writer:
         self.iparams = iparams
         self.size = size
         self.zeros = bytes(size)
-        # What follows the cards of a program of n cards, made once for each n.
-        self.tails = [self.zeros[n * card_features:] for n in range(cards + 1)]
-        self.card_zeros = bytes(card_features)
+        # What follows the cards, written afresh each time.
+        self.rest_at = cards * card_features
+        self.rest_zeros = bytes(size - self.rest_at)
         self.hidden = hidden
         self.fair_first = fair_first
         self.slot = slot
@@ -126,43 +132,70 @@ class Writer:
 
     def write(self, state: State, seat: int, blocks: CardBlocks | None = None) -> bytes:
         """The position as ``seat`` may know it, seats numbered from ``seat``: one byte a
-        feature, a negative number in two's complement. ``blocks``: the card blocks written
-        for this game and seat before, copied where a card has not changed (and kept up to
-        date here)."""
+        feature, a negative number in two's complement. ``blocks``: this game's row as last
+        written for ``seat``, written over where the position changed (and kept up to date
+        here); without it, a fresh row."""
         # (librt's BytesWriter: compiled code sets its bytes as a C array's, where a
         # bytearray's would each take a call and a new index object.)
-        buf = BytesWriter()
+        if blocks is None:
+            blocks = CardBlocks(self.cards, self.size)
+        buf = blocks.row
         p = self.players
         cf = self.card_features
         nk = len(self.names)
         slot = self.slot
         hidden = self.hidden and not state.is_over
+        # The last write's marks of the moment go first: the cards' blocks never set them.
+        marks = blocks.marks
+        for where in marks:
+            buf[where] = 0
+        marks.clear()
         kinds, vals, mods, queues = state.kinds, state.vals, state.mods, state.queues
         # The program: each card's kind, numbers and queue, a block a card. The board replaces
         # a card's parts when they change, never changes them, so a block written from the
-        # same objects is the same.
+        # same objects is the same, and stays as it is in the row.
         cards = min(len(kinds), self.cards)
-        for i in range(cards):
+        kept_kinds, kept_vals, kept_mods, kept_queues, kept_known = \
+            blocks.kinds, blocks.vals, blocks.mods, blocks.queues, blocks.known
+        for i in range(self.cards):
+            old = kept_kinds[i]
+            base = i * cf
+            if i >= cards:  # (no card here now)
+                if old is None:
+                    break  # (nor further on, since the last write)
+                self._head(buf, base, old, kept_vals[i], kept_mods[i], kept_known[i], False)
+                self._queue(buf, base, seat, kept_queues[i], False)
+                kept_kinds[i] = None
+                kept_queues[i] = ()
+                continue
             known = not hidden or knows_card(state, seat, i)
             kind, v, m, q = kinds[i], vals[i], mods[i], queues[i]
-            if blocks is not None and known and blocks.kinds[i] is kind and \
-                    blocks.vals[i] is v and blocks.mods[i] is m and blocks.queues[i] is q:
-                buf.write(blocks.blocks[i])
-                continue
-            block = self._card(seat, kind, v, m, q, known)
-            buf.write(block)
-            if blocks is not None and known:
-                blocks.kinds[i], blocks.vals[i], blocks.mods[i], blocks.queues[i] = kind, v, m, q
-                blocks.blocks[i] = block
-        buf.write(self.tails[cards])
+            if old is not kind or kept_vals[i] is not v or kept_mods[i] is not m or \
+                    kept_known[i] != known:
+                if old is not None:
+                    self._head(buf, base, old, kept_vals[i], kept_mods[i], kept_known[i], False)
+                self._head(buf, base, kind, v, m, known, True)
+                kept_kinds[i], kept_vals[i], kept_mods[i], kept_known[i] = kind, v, m, known
+            old_q = kept_queues[i]
+            if old_q is not q:
+                self._queue(buf, base, seat, old_q, False)
+                self._queue(buf, base, seat, q, True)
+                kept_queues[i] = q
+        # Everything after the cards is written afresh.
+        buf.truncate(self.rest_at)
+        buf.write(self.rest_zeros)
         # What belongs to the moment: the cursor, the card running, the pair in progress, the
         # flag deciding, flags on their way.
         at = self.moment
         if state.phase == "execution" and state.cursor < self.cards:
-            buf[state.cursor * cf + at] = 1
+            where = state.cursor * cf + at
+            buf[where] = 1
+            marks.append(where)
         running = state.running_card
         if running is not None and running < self.cards:
-            buf[running * cf + at + 1] = 1
+            where = running * cf + at + 1
+            buf[where] = 1
+            marks.append(where)
         selection = state.selection
         if selection is not None:
             if isinstance(selection, tuple):
@@ -170,23 +203,34 @@ class Writer:
             else:
                 sel_card, sel_k = selection, -1
             if sel_card < self.cards:
-                buf[sel_card * cf + at + 2] = 1
+                where = sel_card * cf + at + 2
+                buf[where] = 1
+                marks.append(where)
                 if 0 <= sel_k < self.queue:
-                    buf[sel_card * cf + self.q_at + sel_k * slot + p + 3] = 1
+                    where = sel_card * cf + self.q_at + sel_k * slot + p + 3
+                    buf[where] = 1
+                    marks.append(where)
         if state.decision == D_TURN:  # (the turn's flag: State.turn_flag, without its tuple)
             c, k = state.cursor, state.turn_pos
             if c < self.cards and k < self.queue:
-                buf[c * cf + self.q_at + k * slot + p + 2] = 1
+                where = c * cf + self.q_at + k * slot + p + 2
+                buf[where] = 1
+                marks.append(where)
         if state.arrivals or state.jumps:
             uids = state.uids
             for s, u in state.arrivals:
                 if u in uids and uids.index(u) < self.cards:
                     where = uids.index(u) * cf + at + 3 + (s - seat) % p
                     buf[where] = clip(buf[where] + 1)
+                    marks.append(where)
             for j, t in state.jumps:
                 if j in uids and t in uids and max(uids.index(j), uids.index(t)) < self.cards:
-                    buf[uids.index(j) * cf + at + 3 + p] = 1
-                    buf[uids.index(t) * cf + at + 4 + p] = 1
+                    where = uids.index(j) * cf + at + 3 + p
+                    buf[where] = 1
+                    marks.append(where)
+                    where = uids.index(t) * cf + at + 4 + p
+                    buf[where] = 1
+                    marks.append(where)
         # What is being decided.
         buf[self.phase_at + _PHASE_INDEX[state.phase]] = 1
         k = _DECIDING_INDEX.get(state.deciding, -1)
@@ -238,33 +282,39 @@ class Writer:
                     buf[where] = clip(buf[where] + 1)
         return buf.getvalue()
 
-    def _card(self, seat: int, kind: CardType, v: tuple[int, ...], m: tuple[int, ...],
-              q: tuple[int, ...], known: bool) -> bytes:
-        """One card's block: present, its kind and numbers where ``seat`` may know them, its
-        queue (owners from ``seat`` round, pending, running)."""
-        block = BytesWriter()
-        block.write(self.card_zeros)
+    def _head(self, buf: BytesWriter, base: int, kind: CardType, v: tuple[int, ...],
+              m: tuple[int, ...], known: bool, on: bool) -> None:
+        """A card's block in the row from ``base``, but for its queue: present, and its kind
+        and numbers where the seat may know them. Written (``on``), or taken off: every byte
+        it writes set to 0 again."""
+        one = 1 if on else 0
         nk = len(self.names)
-        p = self.players
-        block[0] = 1
+        buf[base] = one
         if known:
-            block[1] = 1
-            block[2 + self.kind_index[kind.name]] = 1
+            buf[base + 1] = one
+            buf[base + 2 + self.kind_index[kind.name]] = one
             for j in range(min(len(v), len(m))):
-                block[2 + nk + j] = clip(v[j]) & 0xFF
-                block[2 + nk + self.params + j] = clip(m[j]) & 0xFF
+                buf[base + 2 + nk + j] = clip(v[j]) & 0xFF if on else 0
+                buf[base + 2 + nk + self.params + j] = clip(m[j]) & 0xFF if on else 0
+
+    def _queue(self, buf: BytesWriter, base: int, seat: int, q: tuple[int, ...],
+               on: bool) -> None:
+        """The queue of the card whose block starts at ``base``: each flag's owner (from
+        ``seat`` round), pending, running; the flags beyond the places counted. Written
+        (``on``) or taken off, as :meth:`_head`."""
+        one = 1 if on else 0
+        p = self.players
         if len(q) > self.queue:
-            block[self.q_at - 1] = clip(len(q) - self.queue)
-        at = self.q_at
+            buf[base + self.q_at - 1] = clip(len(q) - self.queue) if on else 0
+        at = base + self.q_at
         for k in range(min(len(q), self.queue)):
             code = q[k]
-            block[at + ((code >> OWNER_SHIFT) - seat) % p] = 1
+            buf[at + ((code >> OWNER_SHIFT) - seat) % p] = one
             if code & PENDING:
-                block[at + p] = 1
+                buf[at + p] = one
             if code & RUNNING:
-                block[at + p + 1] = 1
+                buf[at + p + 1] = one
             at += self.slot
-        return block.getvalue()
 
     def _instants(self, state: State, seat: int, buf: BytesWriter) -> None:
         """Each seat's instant card: its status, its kind where ``seat`` may know it, the chips
