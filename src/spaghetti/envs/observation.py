@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from librt.strings import BytesWriter, write_i32_le
+from mypy_extensions import i64
 
 from ..core.board import D_TURN
 from ..core.flags import OWNER_SHIFT, PENDING, RUNNING
@@ -92,45 +93,45 @@ class Writer:
                  fair_first: bool) -> None:
         self._made_with = (players, cards, names, params, queue, slot, card_features, instants,
                            iparams, starts, size, hidden, fair_first)
-        self.players = players
-        self.cards = cards
+        self.players: i64 = players
+        self.cards: i64 = cards
         self.names = names
-        self.params = params
-        self.queue = queue
+        self.params: i64 = params
+        self.queue: i64 = queue
         self.instants = instants
-        self.iparams = iparams
-        self.size = size
+        self.iparams: i64 = iparams
+        self.size: i64 = size
         self.zeros = bytes(size)
         # What follows the cards, written afresh each time.
-        self.rest_at = cards * card_features
+        self.rest_at: i64 = cards * card_features
         self.rest_zeros = bytes(size - self.rest_at)
         self.hidden = hidden
         self.fair_first = fair_first
-        self.slot = slot
-        self.card_features = card_features
-        self.q_at = card_features - queue * slot
-        self.moment = 2 + len(names) + 2 * params  # the card block's "cursor" feature
+        self.slot: i64 = slot
+        self.card_features: i64 = card_features
+        self.q_at: i64 = card_features - queue * slot
+        self.moment: i64 = 2 + len(names) + 2 * params  # the card block's "cursor" feature
         self.kind_index = {name: i for i, name in enumerate(names)}
         self.instant_index = {name: i for i, name in enumerate(instants)}
-        self.phase_at = starts["phase"]
-        self.deciding_at = starts["deciding"]
-        self.choosing_at = starts["choosing"]
-        self.choices_left_at = starts["choices_left"]
-        self.forward_at = starts["forward"]
-        self.chance_at = starts["chance"]
-        self.repeated_at = starts["repeated"]
-        self.chips_at = starts["chips"]
-        self.seats_at = starts["seats"]
-        self.instant_status_at = starts["instant_status"]
-        self.instant_card_at = starts["instant_card"]
-        self.instant_chips_at = starts["instant_chips"]
-        self.face_down_at = starts["face_down"]
-        self.to_arrange_at = starts["to_arrange"]
+        self.phase_at: i64 = starts["phase"]
+        self.deciding_at: i64 = starts["deciding"]
+        self.choosing_at: i64 = starts["choosing"]
+        self.choices_left_at: i64 = starts["choices_left"]
+        self.forward_at: i64 = starts["forward"]
+        self.chance_at: i64 = starts["chance"]
+        self.repeated_at: i64 = starts["repeated"]
+        self.chips_at: i64 = starts["chips"]
+        self.seats_at: i64 = starts["seats"]
+        self.instant_status_at: i64 = starts["instant_status"]
+        self.instant_card_at: i64 = starts["instant_card"]
+        self.instant_chips_at: i64 = starts["instant_chips"]
+        self.face_down_at: i64 = starts["face_down"]
+        self.to_arrange_at: i64 = starts["to_arrange"]
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return Writer, self._made_with
 
-    def write(self, state: State, seat: int, blocks: CardBlocks | None = None) -> bytes:
+    def write(self, state: State, seat: i64, blocks: CardBlocks | None = None) -> bytes:
         """The position as ``seat`` may know it, seats numbered from ``seat``: one byte a
         feature, a negative number in two's complement. ``blocks``: this game's row as last
         written for ``seat``, written over where the position changed (and kept up to date
@@ -142,7 +143,7 @@ class Writer:
         buf = blocks.row
         p = self.players
         cf = self.card_features
-        nk = len(self.names)
+        nk: i64 = len(self.names)
         slot = self.slot
         hidden = self.hidden and not state.is_over
         # The last write's marks of the moment go first: the cards' blocks never set them.
@@ -154,9 +155,10 @@ class Writer:
         # The program: each card's kind, numbers and queue, a block a card. The board replaces
         # a card's parts when they change, never changes them, so a block written from the
         # same objects is the same, and stays as it is in the row.
-        cards = min(len(kinds), self.cards)
+        cards: i64 = min(len(kinds), self.cards)
         kept_kinds, kept_vals, kept_mods, kept_queues, kept_known = \
             blocks.kinds, blocks.vals, blocks.mods, blocks.queues, blocks.known
+        i: i64
         for i in range(self.cards):
             old = kept_kinds[i]
             base = i * cf
@@ -218,9 +220,9 @@ class Writer:
                 marks.append(where)
         if state.arrivals or state.jumps:
             uids = state.uids
-            for s, u in state.arrivals:
+            for sender, u in state.arrivals:
                 if u in uids and uids.index(u) < self.cards:
-                    where = uids.index(u) * cf + at + 3 + (s - seat) % p
+                    where = uids.index(u) * cf + at + 3 + (sender - seat) % p
                     buf[where] = clip(buf[where] + 1)
                     marks.append(where)
             for j, t in state.jumps:
@@ -253,12 +255,13 @@ class Writer:
         buf[at + 2] = clip(state.opened)
         # The seats, from the observer round. (Who is to move, first and the winner as numbers,
         # -1 for none: compared as such, not as objects that may be None.)
-        nf = len(SEAT_FEATURES)
-        to_move = -1 if state.to_move is None else state.to_move
-        first = state.first
-        winner = -1 if state.winner is None else state.winner
+        nf: i64 = len(SEAT_FEATURES)
+        to_move: i64 = -1 if state.to_move is None else state.to_move
+        first: i64 = state.first
+        winner: i64 = -1 if state.winner is None else state.winner
         alive, lives, supply = state.alive, state.lives, state.supply
         hand, removed, on_cards, tokens = state.hand, state.removed, state.on_board, state.tokens
+        s: i64
         for s in range(p):
             at = self.seats_at + (s - seat) % p * nf
             buf[at] = 1 if alive[s] else 0
@@ -282,22 +285,23 @@ class Writer:
                     buf[where] = clip(buf[where] + 1)
         return buf.getvalue()
 
-    def _head(self, buf: BytesWriter, base: int, kind: CardType, v: tuple[int, ...],
+    def _head(self, buf: BytesWriter, base: i64, kind: CardType, v: tuple[int, ...],
               m: tuple[int, ...], known: bool, on: bool) -> None:
         """A card's block in the row from ``base``, but for its queue: present, and its kind
         and numbers where the seat may know them. Written (``on``), or taken off: every byte
         it writes set to 0 again."""
         one = 1 if on else 0
-        nk = len(self.names)
+        nk: i64 = len(self.names)
         buf[base] = one
         if known:
             buf[base + 1] = one
             buf[base + 2 + self.kind_index[kind.name]] = one
+            j: i64
             for j in range(min(len(v), len(m))):
                 buf[base + 2 + nk + j] = clip(v[j]) & 0xFF if on else 0
                 buf[base + 2 + nk + self.params + j] = clip(m[j]) & 0xFF if on else 0
 
-    def _queue(self, buf: BytesWriter, base: int, seat: int, q: tuple[int, ...],
+    def _queue(self, buf: BytesWriter, base: i64, seat: i64, q: tuple[int, ...],
                on: bool) -> None:
         """The queue of the card whose block starts at ``base``: each flag's owner (from
         ``seat`` round), pending, running; the flags beyond the places counted. Written
@@ -307,6 +311,7 @@ class Writer:
         if len(q) > self.queue:
             buf[base + self.q_at - 1] = clip(len(q) - self.queue) if on else 0
         at = base + self.q_at
+        k: i64
         for k in range(min(len(q), self.queue)):
             code = q[k]
             buf[at + ((code >> OWNER_SHIFT) - seat) % p] = one
@@ -316,7 +321,7 @@ class Writer:
                 buf[at + p + 1] = one
             at += self.slot
 
-    def _instants(self, state: State, seat: int, buf: BytesWriter) -> None:
+    def _instants(self, state: State, seat: i64, buf: BytesWriter) -> None:
         """Each seat's instant card: its status, its kind where ``seat`` may know it, the chips
         placed on it (public, as the view shows them); the face-down cards left at setup."""
         taken = {s: i for i, s in state.drawn_by().items()}
