@@ -328,6 +328,10 @@ def test_axe_finds_nothing_serious_on_the_table_replay_and_puzzle(tmp_path, brow
             "seats": [{"kind": "human"}] + [{"kind": "computer", "difficulty": "random"}] * 3})
         game = res.json()
         page = _open_seat(browser, url, game["id"], game["token"], locale="ja-JP")
+        # Three computers play on between our moves (and to the end once we are out), so a
+        # card could start to fade in between _axe's wait and its scan: no motion here (the
+        # colours checked are those the page settles on; motion has tests of its own).
+        page.emulate_media(reduced_motion="reduce")
         _play_some_moves_by_clicking(page, 30)
         _axe(page, "level 3, four players, in Japanese")
         _play_some_moves_by_clicking(page, 10_000)
