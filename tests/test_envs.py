@@ -228,6 +228,7 @@ def test_compact_ids_round_trip_and_masks_match_the_legal_options():
                 assert all(0 <= i < NUM_ACTIONS for i in ids)
                 assert [codec.decode(i) for i in ids] == list(legal)
                 assert set(np.flatnonzero(codec.mask(legal))) == set(ids)
+                assert list(np.frombuffer(codec.mask_writer.ids(legal, 0), "<i4")) == ids
                 kinds.update(N.kind(a) for a in legal)
                 state.apply_action(legal[rng.randrange(len(legal))])
     assert {N.PLACE, N.FLAG, N.PARAM, N.TAKE, N.SEAT, N.ARRANGE, N.COIN} <= kinds

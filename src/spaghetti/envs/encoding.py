@@ -78,7 +78,11 @@ class ActionCodec:
         self.names = tuple(dict.fromkeys(card.name for card in game.deck))
         self._name_index = {name.lower(): i for i, name in enumerate(self.names)}
         #: The mask of legal actions, each id's compact id asked once (the environments').
-        self.mask_writer = MaskWriter(NUM_ACTIONS, self.encode)
+        self.mask_writer = MaskWriter(
+            NUM_ACTIONS, self.encode,
+            bands=[(kind, start, width, _PAIRED.get(kind, 0)) for kind, start, width in BANDS
+                   if kind != _ARRANGE_BAND],
+            bare=[_BARE.index(a) if a in _BARE else -1 for a in range(max(_BARE) + 1)])
         self._decoded: dict[int, int] = {}  # each compact id's action, once asked
         self._encoded: dict[int, int] = {}  # each action's compact id, once asked
 

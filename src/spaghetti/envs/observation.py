@@ -43,6 +43,8 @@ INSTANT_STATUS: Final = ("none", "held", "used", "discarded")
 #: The features of one seat, in order.
 SEAT_FEATURES: Final = ("alive", "to_move", "first", "winner", "life", "supply", "hand",
                         "removed", "on_cards", "tokens")
+#: The kinds of engine ids (core/codes.py: the kind above bit 16) the mask writer's tables hold.
+KINDS: Final = 16
 #: A queue place's features beyond the owner's one-hot: pending, running, the flag deciding
 #: this turn, the pair's second place.
 QUEUE_FEATURES: Final = 4
@@ -348,22 +350,55 @@ class Writer:
 
 class MaskWriter:
     """Writes the mask of legal actions (one byte a compact id), or the legal compact ids
-    themselves, given the codec's function from an engine action id to its compact id
-    (``ActionCodec.encode``); each id's compact id is asked once and kept, since the same ids
+    themselves. ``bands`` (``(kind, start, width, per_card)``) and ``bare`` (the compact id of
+    each option without an argument, -1 for none) give the compact ids that arithmetic finds
+    from the engine's id (core/codes.py: the kind above bit 16, the arguments below; a kind
+    of two arguments takes ``per_card`` ids for each first one, 0 for a kind of one); any other
+    id's is asked of ``compact`` (``ActionCodec.encode``) once and kept, since the same ids
     come back decision after decision."""
 
-    def __init__(self, size: int, compact: Callable[[int], int]) -> None:
+    def __init__(self, size: int, compact: Callable[[int], int],
+                 bands: Sequence[tuple[int, int, int, int]] = (),
+                 bare: Sequence[int] = ()) -> None:
         self.size = size
         self.compact = compact
+        self._made_with = (size, compact, tuple(bands), tuple(bare))
         self.known: dict[int, int] = {}
         self.none = bytes(size)  # the mask of no legal action
+        # Each kind's first compact id (-1: asked of the codec), its width, its per_card.
+        self.starts: list[int] = [-1] * KINDS
+        self.widths: list[int] = [0] * KINDS
+        self.per_card: list[int] = [0] * KINDS
+        for kind, start, width, per_card in bands:
+            k = kind >> 16
+            self.starts[k], self.widths[k], self.per_card[k] = start, width, per_card
+        self.bare: list[int] = list(bare)
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        return MaskWriter, (self.size, self.compact)
+        return MaskWriter, self._made_with
 
-    def _learn(self, action: int) -> int:
-        """``action``'s compact id, asked of the codec and kept (the loops look in ``known``
-        first); ``ValueError`` (the codec's) for an id beyond its ranges."""
+    def _compact(self, action: int) -> int:
+        """``action``'s compact id: by arithmetic where its band allows, else asked of the
+        codec once and kept; ``ValueError`` (the codec's) for an id beyond its ranges."""
+        k = action >> 16
+        if k == 0:
+            if action < len(self.bare):
+                c = self.bare[action]
+                if c >= 0:
+                    return c
+        elif k < KINDS:
+            start = self.starts[k]
+            if start >= 0:
+                arg = action & 0xFFFF
+                per_card = self.per_card[k]
+                if per_card > 0:
+                    low = arg & 0xFF
+                    arg = (arg >> 8) * per_card + low if low < per_card else self.widths[k]
+                if arg < self.widths[k]:
+                    return start + arg
+        known = self.known.get(action)
+        if known is not None:
+            return known
         c = self.compact(action)
         self.known[action] = c
         return c
@@ -372,22 +407,14 @@ class MaskWriter:
         """The mask of ``legal``."""
         buf = BytesWriter()
         buf.write(self.none)
-        known = self.known
         for action in legal:
-            c = known.get(action)
-            if c is None:
-                c = self._learn(action)
-            buf[c] = 1
+            buf[self._compact(action)] = 1
         return buf.getvalue()
 
     def ids(self, legal: Sequence[int], base: int) -> bytes:
         """The compact ids of ``legal``, each plus ``base`` (a row's start in a batch of masks
         laid end to end), as 32-bit little-endian integers: what numpy sets in one step."""
         buf = BytesWriter()
-        known = self.known
         for action in legal:
-            c = known.get(action)
-            if c is None:
-                c = self._learn(action)
-            write_i32_le(buf, base + c)
+            write_i32_le(buf, base + self._compact(action))
         return buf.getvalue()
