@@ -1,0 +1,74 @@
+"""Benchmark: the vector environment's steps, or the learned search, for counting their
+instructions and cache misses under callgrind.
+
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --cache-sim=yes \
+        python benchmarks/env_instructions.py --steps 150
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --cache-sim=yes \
+        python benchmarks/env_instructions.py --search 5000
+
+The first: ``SpaghettiVectorEnv`` of 64 games (random opponents), seeded, ``--steps`` steps,
+each game's action a random legal one drawn from the masks (as env_speed.py draws it). The
+second: the learned alpha-beta as it ships (``ValueNet.evaluation``) from the first turn of deals
+4, 5 and 6 (learned_speed.py's), ``--search`` positions each. ``callgrind_annotate
+--inclusive=yes`` splits the count by function (``Batch.step``, ``Writer.write``); instructions
+and simulated misses, which the machine's load cannot move (docs/performance.md, "Research
+environments").
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from spaghetti import Game
+from spaghetti.ai.alphabeta import AlphaBetaPlayer
+from spaghetti.ai.value import shipped
+from spaghetti.envs.vector import SpaghettiVectorEnv
+
+from learned_speed import first_turn  # (this folder: the scripts run from it)
+
+
+def steps(count: int, level: int, players: int) -> None:
+    vec = SpaghettiVectorEnv(64, variant="spaghetti-code", level=level, players=players,
+                             opponents="random")
+    vec.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(count):
+        rows, ids = np.nonzero(vec.action_masks())
+        counts = np.bincount(rows, minlength=64)
+        firsts = np.cumsum(counts) - counts
+        vec.step(ids[firsts + (rng.random(64) * counts).astype(np.int64)])
+    print(f"{count} steps of 64 games")
+
+
+def search(nodes: int, level: int, players: int) -> None:
+    game = Game(level=level, players=players)
+    net = shipped(game)
+    if net is None:
+        raise SystemExit(f"no network ships for level {level} with {players} players")
+    evaluation = net.evaluation(game)
+    positions = 0
+    for seed in (4, 5, 6):
+        player = AlphaBetaPlayer(max_nodes=nodes, seed=1, evaluation=evaluation)
+        player.choose_action(first_turn(game, seed))
+        positions += player.nodes
+    print(f"{positions} positions searched")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=150)
+    parser.add_argument("--search", type=int, default=0,
+                        help="positions a search instead (0: the vector environment)")
+    parser.add_argument("--level", type=int, default=3)
+    parser.add_argument("--players", type=int, default=2)
+    args = parser.parse_args()
+    if args.search:
+        search(args.search, args.level, args.players)
+    else:
+        steps(args.steps, args.level, args.players)
+
+
+if __name__ == "__main__":
+    main()
