@@ -248,6 +248,9 @@ def test_play_interrupted_by_sigint_keeps_the_record_and_exits_130(tmp_path):
         assert char, seen
         seen += char
     game.send_signal(signal.SIGINT)
+    # (Its stdin stays open until it has ended: closed at once, as communicate() closes it, the
+    # game could read the end of its input before the signal arrived, and quit with 0.)
+    game.wait(timeout=60)
     out, err = game.communicate(timeout=60)
     assert game.returncode == 130, err
     assert "Traceback" not in err
