@@ -231,6 +231,10 @@ def test_play_quit_keeps_the_unfinished_game_in_the_save_file_and_says_so(tmp_pa
     assert list(tmp_path.glob("2*.json")) == []  # no second copy
 
 
+def _sigint_as_a_shell_leaves_it() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_play_interrupted_by_sigint_keeps_the_record_and_exits_130(tmp_path):
     """Ctrl+C in line mode (SIGINT) while the person thinks: the record is kept, the file named,
     and the status is the shell's for an interrupt."""
@@ -238,7 +242,10 @@ def test_play_interrupted_by_sigint_keeps_the_record_and_exits_130(tmp_path):
                              "--seed", "3", "--plain"], cwd=tmp_path, text=True,
                             env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")},
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE,
+                            # (as a shell starts it: a runner started in the background
+                            # without job control ignores SIGINT, and its children with it)
+                            preexec_fn=_sigint_as_a_shell_leaves_it)
     assert game.stdin is not None and game.stdout is not None
     game.stdin.write("1\n")
     game.stdin.flush()
