@@ -77,7 +77,8 @@ class ActionCodec:
     def __init__(self, game: Game):
         self.names = tuple(dict.fromkeys(card.name for card in game.deck))
         self._name_index = {name.lower(): i for i, name in enumerate(self.names)}
-        #: The mask of legal actions, each id's compact id asked once (the environments').
+        #: The mask of legal actions (the environments'): a compact id found by arithmetic
+        #: from the bands, or asked of :meth:`encode` once and kept.
         self.mask_writer = MaskWriter(
             NUM_ACTIONS, self.encode,
             bands=[(kind, start, width, _PAIRED.get(kind, 0)) for kind, start, width in BANDS

@@ -192,14 +192,10 @@ class Writer:
         # flag deciding, flags on their way.
         at = self.moment
         if state.phase == "execution" and state.cursor < self.cards:
-            where = state.cursor * cf + at
-            buf[where] = 1
-            marks.append(where)
+            self._mark(buf, marks, state.cursor * cf + at)
         running = state.running_card
         if running is not None and running < self.cards:
-            where = running * cf + at + 1
-            buf[where] = 1
-            marks.append(where)
+            self._mark(buf, marks, running * cf + at + 1)
         selection = state.selection
         if selection is not None:
             if isinstance(selection, tuple):
@@ -207,19 +203,13 @@ class Writer:
             else:
                 sel_card, sel_k = selection, -1
             if sel_card < self.cards:
-                where = sel_card * cf + at + 2
-                buf[where] = 1
-                marks.append(where)
+                self._mark(buf, marks, sel_card * cf + at + 2)
                 if 0 <= sel_k < self.queue:
-                    where = sel_card * cf + self.q_at + sel_k * slot + p + 3
-                    buf[where] = 1
-                    marks.append(where)
+                    self._mark(buf, marks, sel_card * cf + self.q_at + sel_k * slot + p + 3)
         if state.decision == D_TURN:  # (the turn's flag: State.turn_flag, without its tuple)
             c, k = state.cursor, state.turn_pos
             if c < self.cards and k < self.queue:
-                where = c * cf + self.q_at + k * slot + p + 2
-                buf[where] = 1
-                marks.append(where)
+                self._mark(buf, marks, c * cf + self.q_at + k * slot + p + 2)
         if state.arrivals or state.jumps:
             uids = state.uids
             for sender, u in state.arrivals:
@@ -229,12 +219,8 @@ class Writer:
                     marks.append(where)
             for j, t in state.jumps:
                 if j in uids and t in uids and max(uids.index(j), uids.index(t)) < self.cards:
-                    where = uids.index(j) * cf + at + 3 + p
-                    buf[where] = 1
-                    marks.append(where)
-                    where = uids.index(t) * cf + at + 4 + p
-                    buf[where] = 1
-                    marks.append(where)
+                    self._mark(buf, marks, uids.index(j) * cf + at + 3 + p)
+                    self._mark(buf, marks, uids.index(t) * cf + at + 4 + p)
         # What is being decided.
         buf[self.phase_at + _PHASE_INDEX[state.phase]] = 1
         k = _DECIDING_INDEX.get(state.deciding, -1)
@@ -286,6 +272,12 @@ class Writer:
                     where = at + self.kind_index[card.name]
                     buf[where] = clip(buf[where] + 1)
         return buf.getvalue()
+
+    def _mark(self, buf: BytesWriter, marks: list[int], where: i64) -> None:
+        """A mark of the moment at ``where`` in a card's block, kept in ``marks`` to be
+        cleared at the next write."""
+        buf[where] = 1
+        marks.append(where)
 
     def _head(self, buf: BytesWriter, base: i64, kind: CardType, v: tuple[int, ...],
               m: tuple[int, ...], known: bool, on: bool) -> None:
