@@ -284,6 +284,16 @@ def test_c3_removing_a_card_before_the_cursor_keeps_cursor_on_its_card():
     assert names(state)[state.cursor] == "MoveFlag"
 
 
+def test_running_card_names_the_running_command_until_it_ends():
+    program = ["AddFlag", "RemoveCommand", "MoveFlag", "RemoveFlag", "Bug", "Reverse"]
+    state = setup(2, 2, program, [[0, 1, 2, 3, 4]] * 2, ["pass", "pass"])
+    assert state.deciding == "turn" and state.running_card is None
+    state.apply("run")
+    assert state.deciding == "card" and state.running_card == 1 == state.cursor
+    state.apply("card 0")  # the card before it goes: the command ends, one card further up
+    assert names(state)[0] == "RemoveCommand" and state.running_card is None
+
+
 # ---------------------------------------------------------------- C4 what can be run
 
 

@@ -39,9 +39,11 @@ D_OPEN: Final = 7
 D_INTERRUPT: Final = 8
 # A chance event, not a player's choice: the Nightmare notes' coin flip for a visit's order.
 D_COIN: Final = 9
-_DECIDING = {D_PLACE: "place", D_TURN: "turn", D_OVER: "over", D_ARRANGE: "arrange",
-             D_SEAT: "seat", D_TAKE: "take", D_OPEN: "open", D_INTERRUPT: "interrupt",
-             D_COIN: "coin"}
+# Each decision's name, by its number (a target decision's is its primitive's: "").
+# (A Final tuple: compiled code indexes it as a constant, where a module's dict was looked up
+# by name and then by key.)
+DECISION_NAMES: Final[tuple[str, ...]] = ("place", "turn", "", "over", "arrange", "seat",
+                                          "take", "open", "interrupt", "coin")
 # (Typed tuple[int, ...], a tuple of any length: compiled code then keeps each one as a Python
 # tuple made once, where a fixed-length tuple would be a C structure that every use turns into a
 # new tuple.)

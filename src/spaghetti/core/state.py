@@ -35,7 +35,7 @@ from . import notation as N
 from .board import (
     _COIN_OUTCOMES,
     _COPY_GROUP,
-    _DECIDING,
+    DECISION_NAMES,
     _NONE_COPIED,
     _TRANSIENT,
     _TURN_PASS_ONLY,
@@ -315,7 +315,7 @@ class State(Opening):
         (sequential open's place-or-pass) and interrupt."""
         d = self.decision
         if d != D_TARGET:
-            return _DECIDING[d]
+            return DECISION_NAMES[d]
         assert self.cmd is not None  # (a target decision belongs to a command)
         prim = self.cmd.effect[self.step_i].prim
         if self.selected is not None:  # the second half of a pair, or Reorder's next place
@@ -347,9 +347,10 @@ class State(Opening):
     @property
     def running_card(self) -> int | None:
         """Index of the card whose command is being run, or ``None``."""
-        if self.cmd is None or self.this_uid not in self.uids:
-            return None  # no command, or its card was removed while it ran (Memory, C3)
-        return self.uids.index(self.this_uid)
+        if self.cmd is None:
+            return None
+        i = self.this_index()
+        return None if i < 0 else i  # (-1: its card was removed while it ran: Memory, C3)
 
     def _reject(self, action: object, text: str | None) -> NoReturn:
         try:

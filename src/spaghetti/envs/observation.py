@@ -17,7 +17,7 @@ from typing import Final
 from librt.strings import BytesWriter, write_i32_le
 from mypy_extensions import i64
 
-from ..core.board import D_TURN
+from ..core.board import D_TARGET, D_TURN, DECISION_NAMES
 from ..core.flags import OWNER_SHIFT, PENDING, RUNNING
 from ..core.primitives.base import CardType
 from ..core.state import State
@@ -38,6 +38,10 @@ CHOOSING: Final = ("add_flag", "move_flag", "remove_flag", "charm", "reorder", "
 _PHASE_INDEX: Final = {name: i for i, name in enumerate(PHASES)}
 _DECIDING_INDEX: Final = {name: i for i, name in enumerate(DECIDING)}
 _CHOOSING_INDEX: Final = {name: i for i, name in enumerate(CHOOSING)}
+# A decision's place in DECIDING by its number (but a target decision's, which is its
+# primitive's: State.deciding), read without making its name.
+_DECIDING_BY_CODE: Final[tuple[int, ...]] = tuple(_DECIDING_INDEX.get(name, -1)
+                                                  for name in DECISION_NAMES)
 #: Instant card status per seat, one-hot.
 INSTANT_STATUS: Final = ("none", "held", "used", "discarded")
 #: The features of one seat, in order.
@@ -223,7 +227,8 @@ class Writer:
                     self._mark(buf, marks, uids.index(t) * cf + at + 4 + p)
         # What is being decided.
         buf[self.phase_at + _PHASE_INDEX[state.phase]] = 1
-        k = _DECIDING_INDEX.get(state.deciding, -1)
+        d = state.decision
+        k = _DECIDING_INDEX.get(state.deciding, -1) if d == D_TARGET else _DECIDING_BY_CODE[d]
         if k >= 0:
             buf[self.deciding_at + k] = 1
         choosing = state.choosing
