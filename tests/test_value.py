@@ -162,6 +162,18 @@ def test_a_self_play_game_is_the_same_wherever_it_is_played():
     assert list(g) == sorted(g) and set(g) <= {0, 1, 2}
 
 
+def test_learned_self_play_searches_with_the_shipped_network():
+    """``learned``: the self-play players judge by the network that ships for the game, so a
+    network can learn from the play of the one before it; the same game by hand differs."""
+    game = Game(level=3, players=2)
+    assert shipped(game) is not None
+    _, _, by_net = play_one(game, 9, nodes=40, sample=1.0, learned=True)
+    _, _, by_hand = play_one(game, 9, nodes=40, sample=1.0)
+    assert by_net != by_hand
+    _, _, v, _ = self_play(game, 1, seed=9, nodes=40, sample=1.0, learned=True)
+    assert list(v) == pytest.approx(by_net)
+
+
 def test_alpha_beta_judges_its_horizon_by_the_evaluation_it_is_given():
     game = Game(level=3, players=2)
     calls = []

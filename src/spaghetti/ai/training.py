@@ -29,14 +29,15 @@ MAX_DECISIONS = 2_000
 
 def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
              sample: float = 0.25, judge: Callable[[State, int], object] | None = None,
-             ) -> tuple[list[np.ndarray], list[float], list[float]]:
+             learned: bool = False) -> tuple[list[np.ndarray], list[float], list[float]]:
     """One game between alpha-beta players of ``nodes`` positions a decision, dealt with seed
     ``deal`` (its random draws seeded with it too, so that a game is the same wherever it is
     played); a decision is at random with odds ``explore``. A decision's position is kept with
     odds ``sample``, once for every seat: its observation (``int8``), how the game ended for
     that seat, and what the search made of the position for that seat (with more than two
     players, max-n's value for that seat). A game still on after ``MAX_DECISIONS`` ends by
-    C9's tie-break.
+    C9's tie-break. ``learned``: the players judge by the network that ships for the game
+    (where one does), so that a network learns from the play of the one before it.
     ``judge(state, seat)``, if given, is shown each kept position (to compare evaluations on
     the very positions learned from: benchmarks/value_quality.py)."""
     from ..envs.encoding import Encoder, program_length
@@ -45,7 +46,7 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
     encoder = Encoder(game, program_length(game, None))
     rng = random.Random(deal)
     state = game.new_state(seed=deal)
-    player = AlphaBetaPlayer(max_nodes=nodes, seed=deal)
+    player = AlphaBetaPlayer(max_nodes=nodes, seed=deal, learned=learned)
     kept: list[tuple[int, np.ndarray, float]] = []
     while not state.is_over and len(state.history) < MAX_DECISIONS:
         legal = state.legal_actions()
@@ -79,7 +80,7 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
 
 def self_play(game: Game, games: int, seed: int, nodes: int = 1000, explore: float = 0.1,
               sample: float = 0.25, workers: int = 1,
-              progress: Callable[[int], None] | None = None,
+              progress: Callable[[int], None] | None = None, learned: bool = False,
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The positions of ``games`` games (:func:`play_one`, game ``g`` dealt with seed
     ``seed + g``), over ``workers`` processes. Returns ``(observations, results, searched,
@@ -95,7 +96,7 @@ def self_play(game: Game, games: int, seed: int, nodes: int = 1000, explore: flo
     searched: list[float] = []
     numbers: list[int] = []
     jobs = ([game] * games, range(seed, seed + games), [nodes] * games, [explore] * games,
-            [sample] * games)
+            [sample] * games, [None] * games, [learned] * games)
     with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
         played = pool.map(play_one, *jobs, chunksize=4) if pool else map(play_one, *jobs)
         for g, (kept, ends, values) in enumerate(played):

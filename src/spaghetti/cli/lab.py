@@ -375,6 +375,10 @@ def puzzles_command(variant: str, level: int, players: int, games: int, seed: in
               help="Learn toward this share of the self-play search's value of a position (with "
                    "more than two players, max-n's value for the seat) and the rest of the "
                    "game's result.")
+@click.option("--learned", is_flag=True,
+              help="The self-play players judge by the network that ships for the game (where "
+                   "one does) instead of the hand-written evaluation: a new network learns from "
+                   "the play of the one before it.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes that play the games.")
 @click.option("--positions", "positions_path", type=click.Path(dir_okay=False), default=None,
@@ -386,8 +390,9 @@ def puzzles_command(variant: str, level: int, players: int, games: int, seed: in
               help="Draw the learning curve to this file (.svg or .png).")
 def train_value_command(variant: str, level: int, players: int, games: int, seed: int,
                         nodes: int, explore: float, sample: float, hidden: int, epochs: int,
-                        bootstrap: float, workers: int, positions_path: str | None,
-                        out_path: str | None, plot_path: str | None) -> None:
+                        bootstrap: float, learned: bool, workers: int,
+                        positions_path: str | None, out_path: str | None,
+                        plot_path: str | None) -> None:
     """Train a learned evaluation by self-play: a small network that reads a position as the
     environments encode it and says how the game ends (spaghetti.ai.value).
 
@@ -395,6 +400,7 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
     Examples:
       spaghetti lab train-value --level 3 --games 2000 --workers 2
       spaghetti lab train-value --positions l3.npz --epochs 60   # learn again, no replay
+      spaghetti lab train-value --level 3 --learned --out next.npz  # from the shipped one's play
     """
     import time
 
@@ -421,6 +427,7 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
                              f"{value.game_key(game)}")
         games, seed, nodes, explore, sample = (made[k] for k in
                                                ("games", "seed", "nodes", "explore", "sample"))
+        learned = bool(made.get("learned", False))
         click.echo(f"{len(observations):,} positions of {games} games read from {positions}")
     else:
         with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(),
@@ -434,9 +441,10 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
                 told(done, games)
 
             observations, results, searched, numbers = training.self_play(
-                game, games, seed, nodes, explore, sample, workers, progress=on_game)
+                game, games, seed, nodes, explore, sample, workers, progress=on_game,
+                learned=learned)
         made = {"game": value.game_key(game), "games": games, "seed": seed, "nodes": nodes,
-                "explore": explore, "sample": sample}
+                "explore": explore, "sample": sample, "learned": learned}
         if positions is not None:
             with positions.open("wb") as kept:
                 np.savez_compressed(kept, x=observations, y=results, v=searched, g=numbers,
