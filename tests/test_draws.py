@@ -36,6 +36,16 @@ def test_a_seed_deals_the_program_the_standard_shuffle_deals():
             assert [card.name for card in game.new_state(seed=seed).kinds] == names
 
 
+def test_a_seed_deals_the_instant_cards_the_standard_shuffle_deals():
+    # (A deal of our own shuffles the cards, not their names: the same order all the same.)
+    game = Game(level=3, options={"instant_cards": True})
+    for seed in range(50):
+        deal = [card.name for card in game.rules.instant]
+        random.Random(f"instant {seed}").shuffle(deal)
+        assert game.shuffled_deal(seed) == deal
+        assert [card.name for card in game.new_state(seed=seed).deal] == deal
+
+
 def test_a_generator_handed_over_deals_as_a_seed_would_from_its_state():
     # new_state(rng=...): the program and the instant cards shuffled with that generator, on
     # from its state (the environments deal a run of games so), on both paths alike.

@@ -273,12 +273,14 @@ class Game:
     def shuffled_deal(self, seed: int, rng: random.Random | None = None) -> list[str]:
         """The face-down order of the instant cards, shuffled with ``seed`` (option
         ``instant_cards``), or with ``rng`` where one is given."""
-        names = [c.name for c in self.rules.instant]
-        if rng is None:
-            random.Random(f"instant {seed}").shuffle(names)
-        else:
-            shuffle(rng, names)
-        return names
+        return [card.name for card in self._shuffled_instants(seed, rng)]
+
+    def _shuffled_instants(self, seed: int, rng: random.Random | None) -> list[CardType]:
+        # (The cards themselves, shuffled as their names would be: a deal of our own needs no
+        # look-up by name.)
+        cards = list(self.rules.instant)
+        shuffle(random.Random(f"instant {seed}") if rng is None else rng, cards)
+        return cards
 
     def new_state(self, program: list[str] | None = None, seed: int | None = None,
                   deal: list[str] | None = None, python: bool = False,
@@ -314,9 +316,8 @@ class Game:
                              f"{self.flags_placed}, one for each flag a player places")
         instants: list[CardType] = []
         if self.option("instant_cards"):
-            if deal is None:
-                deal = self.shuffled_deal(0 if seed is None else seed, rng)
-            instants = self.instant_deal(deal)
+            instants = (self._shuffled_instants(0 if seed is None else seed, rng)
+                        if deal is None else self.instant_deal(deal))
         elif deal is not None:
             raise SetupError("an instant card deal needs the option instant_cards")
         state = self._start.copy()
