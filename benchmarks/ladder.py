@@ -21,7 +21,10 @@ hand-written evaluation (the steady ``easy`` of before ``easy`` counted lives an
 ``easy+material`` is today's ``easy`` (the name its first measurements were made under);
 ``normal+x4`` is ``normal`` with four times its budget of positions (any whole factor);
 ``mcts+2000`` is MCTS (``MCTSPlayer``, the learned evaluation where a network ships)
-with 2,000 iterations a decision.
+with 2,000 iterations a decision. ``normal@FILE`` (or ``hard@FILE``) is that level judging by the
+network in FILE (weights as ``spaghetti lab train-value`` writes them; a name without ``-`` or
+``,``) instead of the one that ships: a network learned anew against the shipped one
+(``--pairs normal-normal@next.npz``) before it replaces it.
 ``mctsbot`` is the outside reference: OpenSpiel's ``MCTSBot`` (random rollouts, UCT c = 2) with
 ``MCTSBOT_SIMULATIONS`` simulations a decision, ten times the 1,000 of OpenSpiel's own MCTS
 example, searching the project's OpenSpiel game (spaghetti.interop.openspiel; 2 players, no
@@ -63,6 +66,7 @@ from rich.progress import Progress  # noqa: E402
 from spaghetti.ai import (EASY_SECONDS, NORMAL_NODES, NORMAL_SECONDS,  # noqa: E402
                           AlphaBetaPlayer, GreedyPlayer, MCTSPlayer, make_player)
 from spaghetti.ai.arena import elo, wilson  # noqa: E402
+from spaghetti.ai.value import ValueNet  # noqa: E402
 from spaghetti.core.game import Game  # noqa: E402
 
 SETUPS = ("1x2", "3x2", "3x3", "3x4")
@@ -90,7 +94,17 @@ def player(name: str, seed: int, clock: bool) -> Any:
     """A level of ``make_player``; ``LEVEL+hand``: that level judging by the hand-written
     evaluation alone (``make_player(learned=False)``); ``easy+steady``: the greedy player by the
     whole hand-written evaluation; ``easy+material``: ``easy``; ``normal+xK``: ``normal`` with
-    ``K`` times its budget of positions; ``mcts+N``: MCTS with ``N`` iterations a decision."""
+    ``K`` times its budget of positions; ``mcts+N``: MCTS with ``N`` iterations a decision;
+    ``LEVEL@FILE``: that level judging by the network in FILE."""
+    if "@" in name:
+        base, _, path = name.partition("@")
+        searcher = make_player(base, seed, clock=clock, learned=False)
+        search = getattr(searcher, "fallback", searcher)  # (hard's search, beside its proofs)
+        if not isinstance(search, AlphaBetaPlayer):
+            raise ValueError(f"{name!r}: only a level that searches (normal, hard) reads a "
+                             "network")
+        search.evaluation = NetworkFromFile(path)
+        return searcher
     base, _, modifier = name.partition("+")
     if modifier == "steady" and base == "easy":
         return GreedyPlayer(seed, seconds=EASY_SECONDS if clock else None)
@@ -109,6 +123,21 @@ def player(name: str, seed: int, clock: bool) -> Any:
     if base == "mctsbot" and not modifier:
         return ReferenceMCTS(seed)
     return make_player(base, seed, clock=clock, learned=not modifier)
+
+
+class NetworkFromFile:
+    """The evaluation by the network in a weights file, for the game of the states it judges
+    (made for a game the first time one of its states is judged)."""
+
+    def __init__(self, path: str) -> None:
+        self.net = ValueNet.load(pathlib.Path(path))
+        self.by_game: dict[int, Any] = {}
+
+    def __call__(self, state: Any, seat: int) -> float:
+        judge = self.by_game.get(id(state.game))
+        if judge is None:
+            judge = self.by_game[id(state.game)] = self.net.evaluation(state.game)
+        return judge(state, seat)
 
 
 #: OpenSpiel's example (open_spiel/python/examples/mcts.py) runs 1,000 simulations a move.
