@@ -176,7 +176,7 @@ def test_the_compiled_observation_is_its_python_sources(g):
     state = new(g)
     cards = min(encoding.MAX_CARDS, len(state.kinds) + 4)
     fast, slow = Encoder(state.game, cards), Encoder(state.game, cards, python=True)
-    assert (type(fast._writer) is type(slow._writer)) == (not engines.COMPILED)
+    assert (type(fast.writer) is type(slow.writer)) == (not engines.COMPILED)
     rng = random.Random(g["seed"])
     while True:
         for seat in range(state.game.players):
@@ -569,7 +569,7 @@ def test_the_batch_plays_the_same_compiled_and_as_python_source():
     compiled = SpaghettiEnv(level=3, players=3).batch(2)
     encoder = Encoder(game, cards, python=True)
     codec = ActionCodec(game)
-    source = python_module("envs.batch").Batch(2, encoder._writer, codec.mask_writer,
+    source = python_module("envs.batch").Batch(2, encoder.writer, codec.mask_writer,
                                                codec.decode, 400, False)
     for batch, deal in ((compiled, game.new_state), (source, python_game(game).new_state)):
         for i in range(2):

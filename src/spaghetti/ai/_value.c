@@ -64,72 +64,73 @@ done:
    weight times 2**24, exact where the weights are half precision). Where no partial sum of
    value() can round (ValueNet.exact_sums), its sums are these, exactly: the same value to the
    last bit, at the cost of the few features a position differs by from the last one. */
-static PyObject *value_from(PyObject *self, PyObject *args) {
-    Py_buffer obs, last, sums, w1q, b1, w2;
-    double b2;
-    if (!PyArg_ParseTuple(args, "y*w*w*y*y*y*d", &obs, &last, &sums, &w1q, &b1, &w2, &b2))
+static PyObject *value_from(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (Called at every leaf of a search: the arguments are read as the objects the learned
+       evaluation hands over, bytes and bytearrays, without the buffer protocol's requests
+       and releases, which cost as much as the sums of a few changed features.) */
+    if (nargs != 7 || !PyBytes_Check(args[0]) || !PyByteArray_Check(args[1])
+        || !PyByteArray_Check(args[2]) || !PyBytes_Check(args[3]) || !PyBytes_Check(args[4])
+        || !PyBytes_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError, "value_from(observation: bytes, last: bytearray, "
+                        "sums: bytearray, w1q: bytes, b1: bytes, w2: bytes, b2: float)");
         return NULL;
-    PyObject *result = NULL;
-    Py_ssize_t n = obs.len, h = b1.len / (Py_ssize_t)sizeof(float);
-    if (h < 1 || b1.len != h * (Py_ssize_t)sizeof(float) || w2.len != b1.len
-        || last.len != n || sums.len != h * (Py_ssize_t)sizeof(long long)
-        || w1q.len != n * h * (Py_ssize_t)sizeof(int)) {
+    }
+    double b2 = PyFloat_AsDouble(args[6]);
+    if (b2 == -1.0 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t n = PyBytes_GET_SIZE(args[0]), b1_len = PyBytes_GET_SIZE(args[4]);
+    Py_ssize_t h = b1_len / (Py_ssize_t)sizeof(float);
+    if (h < 1 || b1_len != h * (Py_ssize_t)sizeof(float) || PyBytes_GET_SIZE(args[5]) != b1_len
+        || PyByteArray_GET_SIZE(args[1]) != n
+        || PyByteArray_GET_SIZE(args[2]) != h * (Py_ssize_t)sizeof(long long)
+        || PyBytes_GET_SIZE(args[3]) != n * h * (Py_ssize_t)sizeof(int)) {
         PyErr_SetString(PyExc_ValueError, "value_from: the weights do not fit the observation");
-        goto done;
+        return NULL;
     }
-    {
-        const signed char *x = (const signed char *)obs.buf;
-        signed char *seen = (signed char *)last.buf;
-        long long *acc = (long long *)sums.buf;
-        const int *w = (const int *)w1q.buf;
-        const float *bias = (const float *)b1.buf, *out = (const float *)w2.buf;
-        Py_ssize_t i = 0;
-        while (i < n) {
-            /* (Sixteen bytes at a time past what has not changed: nearly all of them.) */
-            if (i + 16 <= n) {
-                unsigned long long a0, a1, s0, s1;
-                memcpy(&a0, x + i, 8);
-                memcpy(&a1, x + i + 8, 8);
-                memcpy(&s0, seen + i, 8);
-                memcpy(&s1, seen + i + 8, 8);
-                if (((a0 ^ s0) | (a1 ^ s1)) == 0) {
-                    i += 16;
-                    continue;
-                }
-            }
-            Py_ssize_t end = i + 16 <= n ? i + 16 : n;
-            for (; i < end; i++) {
-                long long d = (long long)x[i] - (long long)seen[i];
-                if (d != 0) {
-                    const int *row = w + i * h;
-                    for (Py_ssize_t j = 0; j < h; j++)
-                        acc[j] += d * (long long)row[j];
-                    seen[i] = x[i];
-                }
+    const signed char *x = (const signed char *)PyBytes_AS_STRING(args[0]);
+    signed char *seen = (signed char *)PyByteArray_AS_STRING(args[1]);
+    long long *acc = (long long *)PyByteArray_AS_STRING(args[2]);
+    const int *w = (const int *)PyBytes_AS_STRING(args[3]);
+    const float *bias = (const float *)PyBytes_AS_STRING(args[4]);
+    const float *out = (const float *)PyBytes_AS_STRING(args[5]);
+    Py_ssize_t i = 0;
+    while (i < n) {
+        /* (Sixteen bytes at a time past what has not changed: nearly all of them.) */
+        if (i + 16 <= n) {
+            unsigned long long a0, a1, s0, s1;
+            memcpy(&a0, x + i, 8);
+            memcpy(&a1, x + i + 8, 8);
+            memcpy(&s0, seen + i, 8);
+            memcpy(&s1, seen + i + 8, 8);
+            if (((a0 ^ s0) | (a1 ^ s1)) == 0) {
+                i += 16;
+                continue;
             }
         }
-        double total = b2;
-        for (Py_ssize_t j = 0; j < h; j++) {
-            double a = (double)bias[j] + (double)acc[j] * (1.0 / 16777216.0); /* exact */
-            if (a > 0.0)
-                total += a * (double)out[j];
+        Py_ssize_t end = i + 16 <= n ? i + 16 : n;
+        for (; i < end; i++) {
+            long long d = (long long)x[i] - (long long)seen[i];
+            if (d != 0) {
+                const int *row = w + i * h;
+                for (Py_ssize_t j = 0; j < h; j++)
+                    acc[j] += d * (long long)row[j];
+                seen[i] = x[i];
+            }
         }
-        result = PyFloat_FromDouble(tanh(total));
     }
-done:
-    PyBuffer_Release(&obs);
-    PyBuffer_Release(&last);
-    PyBuffer_Release(&sums);
-    PyBuffer_Release(&w1q);
-    PyBuffer_Release(&b1);
-    PyBuffer_Release(&w2);
-    return result;
+    double total = b2;
+    for (Py_ssize_t j = 0; j < h; j++) {
+        double a = (double)bias[j] + (double)acc[j] * (1.0 / 16777216.0); /* exact */
+        if (a > 0.0)
+            total += a * (double)out[j];
+    }
+    return PyFloat_FromDouble(tanh(total));
 }
 
 static PyMethodDef methods[] = {
     {"value", value, METH_VARARGS,
      "value(observation, w1t, b1, w2, b2) -> float: the network on one observation."},
-    {"value_from", value_from, METH_VARARGS,
+    {"value_from", (PyCFunction)(void (*)(void))value_from, METH_FASTCALL,
      "value_from(observation, last, sums, w1q, b1, w2, b2) -> float: the same value, from the "
      "first layer's sums of the last observation (kept up to date)."},
     {NULL, NULL, 0, NULL},

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 
 from ..core.flags import OWNER_SHIFT, PENDING
 from ..core.state import State
+from ..envs.observation import CardBlocks, Writer
 
 W_LIFE = 1.0
 W_FLAGS = 0.5
@@ -205,3 +206,31 @@ def evaluate_all(state: State, rival: str = "mean") -> list[float]:
                 for p in range(state.players)]
     return [_squash(_terms(quantities, scales, p, alive)) if alive[p] else -1.0
             for p in range(state.players)]
+
+
+class LearnedJudge:
+    """The learned evaluation as a search calls it at its horizon (``ai/value.py`` makes it,
+    where its sums are exact: ``ValueNet.exact_sums``): the seat's observation written over the
+    one written last for that seat (``envs/observation.py``), then the network in C
+    (``ai/_value.c``, ``value_from``) adds the rows of the features that changed to that
+    seat's first-layer sums. A class of this compiled module, so that the call a search makes
+    at every leaf runs no Python."""
+
+    def __init__(self, writer: Writer, blocks: list[CardBlocks],
+                 kernel: Callable[[bytes, bytearray, bytearray, bytes, bytes, bytes, float],
+                                  float],
+                 w1q: bytes, b1: bytes, w2: bytes, b2: float, scale: float) -> None:
+        self.writer = writer
+        self.blocks = blocks
+        self.kernel = kernel
+        self.w1q, self.b1, self.w2, self.b2 = w1q, b1, w2, b2
+        self.scale = scale
+        seats, inputs, hidden = len(blocks), writer.size, len(b1) // 4
+        #: Each seat's last observation and its first layer's sums (int64, units of 2^-24).
+        self.last = [bytearray(inputs) for _ in range(seats)]
+        self.sums = [bytearray(8 * hidden) for _ in range(seats)]
+
+    def __call__(self, state: State, seat: int) -> float:
+        return self.scale * self.kernel(self.writer.write(state, seat, self.blocks[seat]),
+                                        self.last[seat], self.sums[seat], self.w1q, self.b1,
+                                        self.w2, self.b2)

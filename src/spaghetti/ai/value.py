@@ -28,6 +28,7 @@ from ..core.game import Game
 from ..core.primitives.base import GameFacts
 from ..core.state import State
 from ..errors import SetupError
+from .evaluate import LearnedJudge
 
 _kernel: Callable[[bytes | bytearray, bytes, bytes, bytes, float], float] | None
 _kernel_from: Callable[..., float] | None
@@ -157,19 +158,9 @@ class ValueNet:
             return evaluate
         # And the first layer's sums of each seat's last observation are kept: a position
         # adds only the features that changed since (exact: see exact_sums).
-        kernel = _kernel_from
         w1q = np.ascontiguousarray(self._grid_weights().T, dtype=np.int32).tobytes()
         _, b1, w2 = self._kernel_weights()
-        b2 = self.b2
-        hidden = len(self.b1)
-        last = [bytearray(self.inputs) for _ in range(game.players)]
-        sums = [bytearray(8 * hidden) for _ in range(game.players)]
-
-        def evaluate_from(state: State, seat: int) -> float:
-            return SCALE * kernel(raw(state, seat, blocks[seat]), last[seat], sums[seat], w1q,
-                                  b1, w2, b2)
-
-        return evaluate_from
+        return LearnedJudge(encoder.writer, blocks, _kernel_from, w1q, b1, w2, self.b2, SCALE)
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -222,7 +222,7 @@ class Encoder:
         # write the same vectors, which tests/test_envs.py checks.)
         module = python_module("envs.observation") if python else observation
         self._blocks = module.CardBlocks
-        self._writer: Writer = module.Writer(
+        self.writer: Writer = module.Writer(
             p, cards, self.names, self.params, self.queue, self.slot, self.card_features,
             self.instants, self.iparams, starts, self.size,
             hidden=bool(game.option("sequential_open")), fair_first=bool(game.option("fair_first")))
@@ -248,11 +248,11 @@ class Encoder:
         ``blocks`` (:meth:`card_blocks`, one for each seat it is used for): the observation
         written before for that seat, written over where the position changed; a card whose
         parts are the same objects is left as it is, as a search's positions mostly are."""
-        return self._writer.write(state, int(seat), blocks)
+        return self.writer.write(state, int(seat), blocks)
 
     def card_blocks(self) -> CardBlocks:
         """A fresh row for :meth:`raw` to keep and write over, for one seat."""
-        return self._blocks(self._writer.cards, self._writer.size)
+        return self._blocks(self.writer.cards, self.writer.size)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """The observation space's bounds (every entry lies in ``[-LIMIT, LIMIT]``)."""

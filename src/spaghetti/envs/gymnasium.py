@@ -116,7 +116,7 @@ class SpaghettiEnv(gymnasium.Env):
     def batch(self, n: int) -> Batch:
         """A batch of ``n`` games played as this environment plays its game (its vector, its
         actions' ids, its cap on moves)."""
-        return Batch(n, self.encoder._writer, self.codec.mask_writer, self.codec.decode,
+        return Batch(n, self.encoder.writer, self.codec.mask_writer, self.codec.decode,
                      -1 if self.max_moves is None else self.max_moves, self.adjudicate)
 
     # ----------------------------------------------------------------- the game
