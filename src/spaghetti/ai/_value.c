@@ -59,11 +59,12 @@ done:
 }
 
 /* The same value, from the first layer's sums of the last observation seen (``last``, n bytes,
-   and ``sums``, h int64, both kept by the caller and brought up to date here): only the
-   features that changed are added, as whole numbers (``w1q``: int32, n rows of h, each
-   weight times 2**24, exact where the weights are half precision). Where no partial sum of
-   value() can round (ValueNet.exact_sums), its sums are these, exactly: the same value to the
-   last bit, at the cost of the few features a position differs by from the last one. */
+   and ``sums``, h doubles holding whole numbers, both kept by the caller and brought up to
+   date here): only the features that changed are added, as whole numbers (``w1q``: int32, n
+   rows of h, each weight times 2**24, exact where the weights are half precision). Where no
+   partial sum of value() can round (ValueNet.exact_sums), its sums are these, exactly: the
+   same value to the last bit, at the cost of the few features a position differs by from the
+   last one. */
 static PyObject *value_from(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (Called at every leaf of a search: the arguments are read as the objects the learned
        evaluation hands over, bytes and bytearrays, without the buffer protocol's requests
@@ -82,14 +83,17 @@ static PyObject *value_from(PyObject *self, PyObject *const *args, Py_ssize_t na
     Py_ssize_t h = b1_len / (Py_ssize_t)sizeof(float);
     if (h < 1 || b1_len != h * (Py_ssize_t)sizeof(float) || PyBytes_GET_SIZE(args[5]) != b1_len
         || PyByteArray_GET_SIZE(args[1]) != n
-        || PyByteArray_GET_SIZE(args[2]) != h * (Py_ssize_t)sizeof(long long)
+        || PyByteArray_GET_SIZE(args[2]) != h * (Py_ssize_t)sizeof(double)
         || PyBytes_GET_SIZE(args[3]) != n * h * (Py_ssize_t)sizeof(int)) {
         PyErr_SetString(PyExc_ValueError, "value_from: the weights do not fit the observation");
         return NULL;
     }
     const signed char *x = (const signed char *)PyBytes_AS_STRING(args[0]);
     signed char *seen = (signed char *)PyByteArray_AS_STRING(args[1]);
-    long long *acc = (long long *)PyByteArray_AS_STRING(args[2]);
+    /* Whole numbers of 2**-24 kept as doubles: every partial sum is one of some observation's
+       sums, below 2**53 in size (ValueNet.exact_sums), so each product and sum is exact and
+       equals the integer one; as doubles the compiler adds them two or four at a time. */
+    double *acc = (double *)PyByteArray_AS_STRING(args[2]);
     const int *w = (const int *)PyBytes_AS_STRING(args[3]);
     const float *bias = (const float *)PyBytes_AS_STRING(args[4]);
     const float *out = (const float *)PyBytes_AS_STRING(args[5]);
@@ -109,18 +113,19 @@ static PyObject *value_from(PyObject *self, PyObject *const *args, Py_ssize_t na
         }
         Py_ssize_t end = i + 16 <= n ? i + 16 : n;
         for (; i < end; i++) {
-            long long d = (long long)x[i] - (long long)seen[i];
-            if (d != 0) {
+            int change = (int)x[i] - (int)seen[i];
+            if (change != 0) {
+                const double d = (double)change;
                 const int *row = w + i * h;
                 for (Py_ssize_t j = 0; j < h; j++)
-                    acc[j] += d * (long long)row[j];
+                    acc[j] += d * (double)row[j];
                 seen[i] = x[i];
             }
         }
     }
     double total = b2;
     for (Py_ssize_t j = 0; j < h; j++) {
-        double a = (double)bias[j] + (double)acc[j] * (1.0 / 16777216.0); /* exact */
+        double a = (double)bias[j] + acc[j] * (1.0 / 16777216.0); /* exact */
         if (a > 0.0)
             total += a * (double)out[j];
     }

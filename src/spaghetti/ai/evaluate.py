@@ -226,7 +226,8 @@ class LearnedJudge:
         self.w1q, self.b1, self.w2, self.b2 = w1q, b1, w2, b2
         self.scale = scale
         seats, inputs, hidden = len(blocks), writer.size, len(b1) // 4
-        #: Each seat's last observation and its first layer's sums (int64, units of 2^-24).
+        #: Each seat's last observation and its first layer's sums (doubles holding whole
+        #: numbers of 2^-24).
         self.last = [bytearray(inputs) for _ in range(seats)]
         self.sums = [bytearray(8 * hidden) for _ in range(seats)]
 
