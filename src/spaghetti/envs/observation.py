@@ -217,14 +217,17 @@ class Writer:
         if state.arrivals or state.jumps:
             uids = state.uids
             for sender, u in state.arrivals:
-                if u in uids and uids.index(u) < self.cards:
-                    where = uids.index(u) * cf + at + 3 + (sender - seat) % p
+                place = uids.index(u) if u in uids else self.cards
+                if place < self.cards:
+                    where = place * cf + at + 3 + (sender - seat) % p
                     buf[where] = clip(buf[where] + 1)
                     marks.append(where)
             for j, t in state.jumps:
-                if j in uids and t in uids and max(uids.index(j), uids.index(t)) < self.cards:
-                    self._mark(buf, marks, uids.index(j) * cf + at + 3 + p)
-                    self._mark(buf, marks, uids.index(t) * cf + at + 4 + p)
+                if j in uids and t in uids:
+                    source, target = uids.index(j), uids.index(t)
+                    if max(source, target) < self.cards:
+                        self._mark(buf, marks, source * cf + at + 3 + p)
+                        self._mark(buf, marks, target * cf + at + 4 + p)
         # What is being decided.
         buf[self.phase_at + _PHASE_INDEX[state.phase]] = 1
         d = state.decision
