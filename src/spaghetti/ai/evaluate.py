@@ -22,6 +22,9 @@ quantity starts at, so the terms are comparable and work for 2 to 5 players:
   direction (the flags still pending on the cursor's card first), each turn weighted by
   ``SOON_DECAY`` to the power of how far away it is, and worth double on a card that hurts
   (Bug, ForkBomb). The position is a race: the next few turns decide who hits whom first.
+
+``LearnedJudge`` is the other way a search judges its leaves, by a network (``ai/value.py``
+makes it): it lives here because this module is compiled, so that call runs no Python.
 """
 
 from __future__ import annotations
