@@ -1,6 +1,8 @@
 """The Nightmare notes' game (source 004, SPEC section 6) and this project's N1-N10
 (docs/rules.md)."""
 
+import json
+import pathlib
 import random
 
 import pytest
@@ -361,3 +363,18 @@ def test_c9_this_card_is_part_of_the_position_when_a_copy_runs_another_cards_com
         if checked >= 2:
             break
     assert checked == 2  # (such positions are rare in random play: 2 in 400 games)
+
+
+def test_n5_a_number_lowered_before_a_copied_bomb_removes_the_copier_is_put_into_words():
+    # FLOAT's copies lower BOMB's number, then a copied BOMB removes "this card", FLOAT (N5):
+    # by the next decision BOMB sits one card earlier, and the words read the step itself.
+    path = pathlib.Path(__file__).parent / "records" / \
+        "n5-copied-bomb-removes-the-copier.json"
+    data = json.loads(path.read_text())
+    before = records.replay({**data, "actions": data["actions"][:-1]})
+    after = records.replay(data)
+    assert len(after.kinds) == len(before.kinds) - 1  # (the premise: a card left)
+    option = data["actions"][-1]
+    assert option == "param 12.0" and before.kinds[12].name == "BOMB"
+    assert describe(before, option).endswith("lowered BOMB's parameter 0 from 1 to 0.")
+    assert describe(before, option, "ja").endswith("「BOMB」のパラメータ0を1から0に減らした。")

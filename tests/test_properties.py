@@ -15,6 +15,7 @@ import spaghetti
 import spaghetti.custom_cards
 import spaghetti.records
 from spaghetti.core.view import view
+from spaghetti.i18n import describe
 
 MAX_STEPS = 20000
 DECLARE = spaghetti.core.notation.DECLARE
@@ -298,3 +299,21 @@ def test_a_state_with_players_cards_pickles_and_plays_on(seed, level, cut):
         state.apply_action(action)
         other.apply_action(action)
     assert other.position_key() == state.position_key() and other.winner == full.winner
+
+
+@settings(max_examples=60, deadline=None)
+@given(g=games)
+def test_every_option_of_a_random_game_is_put_into_words(g):
+    """The words for an option (the web's and the terminal's log) read the state before it and
+    the state play stops at next, however far automatic steps have changed the program."""
+    state = new(g)
+    rng = random.Random(g["seed"] ^ 0x3C3C)
+    for _ in range(3000):
+        if state.is_over:
+            break
+        actions = state.legal_actions()
+        option = state.legal()[actions.index(pick(state, rng))]
+        before = state.copy()
+        state.apply(option)
+        for lang in ("en", "ja"):
+            assert describe(before, option, lang).strip()

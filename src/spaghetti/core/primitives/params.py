@@ -74,11 +74,15 @@ class _Shift(Primitive):
 
     def tell(self, t: Telling) -> tuple[str, bool]:
         x, i = N.pair(t.action)
+        # This step alone: by the next decision later steps may have moved or removed cards (a
+        # copied BOMB removes the copying card, N5), so ``t.after`` need not hold it at ``x``.
+        alone = t.before.copy()
+        self.choose(alone, alone.cmd.effect[alone.step_i], t.action)
         if N.kind(t.action) == PARAM:
-            a, b = t.before.vals[x][i], t.after.vals[x][i]
+            a, b = t.before.vals[x][i], alone.vals[x][i]
             dst = t.card(t.before, x)
         else:
-            held, held_after = t.before.instant[x], t.after.instant[x]
+            held, held_after = t.before.instant[x], alone.instant[x]
             a, b = held[0].params[i] + held[1][i], held_after[0].params[i] + held_after[1][i]
             dst = t.instant_card(x)
         key = "param_same" if a == b else ("raise" if b > a else "lower")
