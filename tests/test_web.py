@@ -144,14 +144,25 @@ def test_against_the_computer_the_game_plays_to_the_end(client):
     ("nightmare", {"coin_flip": True})])
 def test_every_game_of_the_family_plays_over_the_wire(client, variant, options):
     """A person against the computer in each game; the server draws the coin flips itself.
-    (The computer seat's moves are drawn afresh each game, and about one game in twenty ends
-    before any visit of two flags flips a coin: up to three games are played to see one.)"""
+    (The computer seat's moves are drawn afresh each game, from the server's seeded draws, and
+    about one game in twenty ends before any visit of two flags flips a coin: up to three games
+    are played to see one.)"""
     for _ in range(3):
         final = _play_over_the_wire(client, variant, options)
         if not options.get("coin_flip") or any(N.kind(a) == N.COIN for a in final.history):
             break
     if options.get("coin_flip"):
         assert any(N.kind(a) == N.COIN for a in final.history)
+
+
+def test_a_seeded_server_plays_the_same_game_again(tmp_path):
+    from spaghetti.web import create_app
+    games = []
+    for run in range(2):
+        with TestClient(create_app(str(tmp_path / f"{run}.db"), autoplay_delay=0,
+                                   seed=11)) as c:
+            games.append(_play_over_the_wire(c, "nightmare", {"coin_flip": True}).history)
+    assert games[0] == games[1] and any(N.kind(a) == N.COIN for a in games[0])
 
 
 def _play_over_the_wire(client, variant: str, options: dict):

@@ -168,14 +168,15 @@ def meta() -> dict:
 
 
 def create_app(db_path: str = "spaghetti.db", autoplay_delay: float = 0.4,
-               workers: int | None = None) -> Starlette:
+               workers: int | None = None, seed: int | None = None) -> Starlette:
     """The application serving the games stored in the SQLite file ``db_path``.
 
     ``autoplay_delay``: seconds before a computer or forced move is played (so people can follow);
-    ``workers``: processes for the computer players (default: the cores less one, at least one).
+    ``workers``: processes for the computer players (default: the cores less one, at least one);
+    ``seed``: the server's draws from a fixed start (tests), else from the system's randomness.
     """
     store = Store(db_path)
-    hall = Hall(store, autoplay_delay=autoplay_delay, workers=workers)
+    hall = Hall(store, autoplay_delay=autoplay_delay, workers=workers, seed=seed)
     lobby = Lobby(hall, store)
 
     async def page(request: Request) -> Response:

@@ -307,12 +307,16 @@ class Hall:
     """All tables: creating, finding (from memory or the database), playing, computer players.
 
     ``autoplay_delay``: seconds a computer or forced move waits before it is played, so that
-    people can follow the game (0 in tests and benchmarks).
+    people can follow the game (0 in tests and benchmarks). ``seed``: where the server's draws
+    (deals, coin flips, the computer players' seeds) come from; None, the system's randomness
+    (tests hand a number, so that a game over the wire plays the same every time).
     """
 
     def __init__(self, store: Store, executor: Executor | None = None,
-                 autoplay_delay: float = 0.4, workers: int | None = None):
+                 autoplay_delay: float = 0.4, workers: int | None = None,
+                 seed: int | None = None):
         self.store = store
+        self.rng = random.SystemRandom() if seed is None else random.Random(seed)
         self.workers = workers or max(1, (os.cpu_count() or 2) - 1)
         self.executor: Executor | None = executor or self._pool()
         self.autoplay_delay = autoplay_delay
@@ -371,7 +375,7 @@ class Hall:
         level, players = req.level, req.players
         seed, program = req.seed, req.program
         if seed is None and program is None:
-            seed = random.randrange(1_000_000)
+            seed = self.rng.randrange(1_000_000)
         options: dict = req.options  # the values are checked by the engine, per game
         try:
             game = Game(level=level, players=players, options=options, variant=req.variant)
@@ -644,7 +648,7 @@ class Hall:
         mover = state.to_move
         legal = state.legal()
         if state.is_chance or mover is None:  # the coin flip: the server draws it
-            option = state.sample_chance(random.SystemRandom())
+            option = state.sample_chance(self.rng)
         elif len(legal) == 1 and (table.settings.get("autoplay", True)
                                   or table.kind(mover) == COMPUTER):
             option = legal[0]
@@ -652,7 +656,7 @@ class Hall:
             return None  # a person's choice (the clock is what plays for a person)
         else:
             level = table.seats[mover].get("difficulty", "easy")
-            seed = random.randrange(1 << 30)
+            seed = self.rng.randrange(1 << 30)
             if level == "random":  # no thinking to speak of: no need for a worker
                 option = make_player(level, seed).choose(state.copy())
             else:
@@ -671,7 +675,7 @@ class Hall:
             self.buckets.take(client)
         snapshot = state.copy()
         rows = await self._in_worker(analyse, records.dumps(snapshot), HINT_ITERATIONS,
-                                     random.randrange(1 << 30))
+                                     self.rng.randrange(1 << 30))
         return {"type": "hint", "moves": len(snapshot.history),
                 "options": [{"option": o, "label": option_label(snapshot, o, lang),
                              "visits": v, "chance": round(c, 3)} for o, v, c in rows]}
@@ -683,7 +687,7 @@ class Hall:
         if state.is_over:
             return {"to_move": None, "moves": len(state.history), "options": []}
         rows = await self._in_worker(analyse, records.dumps(state), HINT_ITERATIONS,
-                                     random.randrange(1 << 30))
+                                     self.rng.randrange(1 << 30))
         return {"to_move": state.to_move, "moves": len(state.history),
                 "options": [{"option": o, "label": option_label(state, o, lang), "visits": v,
                              "chance": round(c, 3)} for o, v, c in rows]}
