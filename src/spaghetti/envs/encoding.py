@@ -77,42 +77,34 @@ class ActionCodec:
     def __init__(self, game: Game):
         self.names = tuple(dict.fromkeys(card.name for card in game.deck))
         self._name_index = {name.lower(): i for i, name in enumerate(self.names)}
-        #: The mask of legal actions (the environments'): a compact id found by arithmetic
-        #: from the bands, or asked of :meth:`encode` once and kept.
+        #: The mask of legal actions (the environments'), and :meth:`encode`: a compact id
+        #: found by arithmetic from the bands, or asked of :meth:`_encode_other` once and kept.
         self.mask_writer = MaskWriter(
-            NUM_ACTIONS, self.encode,
+            NUM_ACTIONS, self._encode_other,
             bands=[(kind, start, width, _PAIRED.get(kind, 0)) for kind, start, width in BANDS
                    if kind != _ARRANGE_BAND],
             bare=[_BARE.index(a) if a in _BARE else -1 for a in range(max(_BARE) + 1)])
         self._decoded: dict[int, int] = {}  # each compact id's action, once asked
-        self._encoded: dict[int, int] = {}  # each action's compact id, once asked
 
     def encode(self, action: int) -> int:
         """The compact id of an engine action id; ``ValueError`` if it is beyond the ranges."""
-        compact = self._encoded.get(action)
-        if compact is None:
-            compact = self._encode(action)
-            if type(action) is int:  # (as decode: a numpy integer is not kept)
-                self._encoded[action] = compact
-        return compact
+        return self.mask_writer.id_of(int(action))  # (a numpy integer too)
 
-    def _encode(self, action: int) -> int:
-        if action < N.PLACE:
-            return _BARE.index(action)
+    def _encode_other(self, action: int) -> int:
+        """What the bands' arithmetic does not give (the mask writer asks once for each id):
+        ``arrange NAME`` by the deck's names, and the errors."""
         kind = action & N.KIND_MASK
-        start, width = _BY_KIND[kind]
-        arg = action & 0xFFFF
-        if kind in _PAIRED:
-            high, low = arg >> 8, arg & 0xFF
-            if low >= _PAIRED[kind]:
-                raise ValueError(f"{N.to_string(action)!r} is beyond what the compact ids "
-                                 f"encode ({_PAIRED[kind]} per card)")
-            arg = high * _PAIRED[kind] + low
-        elif kind == _ARRANGE_BAND:
+        if action >= N.PLACE and kind == _ARRANGE_BAND:
+            start, width = _BY_KIND[kind]
             arg = self._name_index[N.to_string(action).split(" ", 1)[1].lower()]
-        if arg >= width:
-            raise ValueError(f"{N.to_string(action)!r} is beyond what the compact ids encode")
-        return start + arg
+            if arg < width:
+                return start + arg
+        elif action < N.PLACE:
+            raise ValueError(f"no compact id for the action id {action}")
+        elif kind in _PAIRED and action & 0xFF >= _PAIRED[kind]:
+            raise ValueError(f"{N.to_string(action)!r} is beyond what the compact ids "
+                             f"encode ({_PAIRED[kind]} per card)")
+        raise ValueError(f"{N.to_string(action)!r} is beyond what the compact ids encode")
 
     def decode(self, compact: int) -> int:
         """The engine action id of a compact id; ``ValueError`` if no action has it."""

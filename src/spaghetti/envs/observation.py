@@ -354,7 +354,7 @@ class MaskWriter:
     each option without an argument, -1 for none) give the compact ids that arithmetic finds
     from the engine's id (core/codes.py: the kind above bit 16, the arguments below; a kind
     of two arguments takes ``per_card`` ids for each first one, 0 for a kind of one); any other
-    id's is asked of ``compact`` (``ActionCodec.encode``) once and kept, since the same ids
+    id's is asked of ``compact`` (``ActionCodec._encode_other``) once and kept, since the same ids
     come back decision after decision."""
 
     def __init__(self, size: int, compact: Callable[[int], int],
@@ -377,7 +377,7 @@ class MaskWriter:
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return MaskWriter, self._made_with
 
-    def _compact(self, action: int) -> int:
+    def id_of(self, action: int) -> int:
         """``action``'s compact id: by arithmetic where its band allows, else asked of the
         codec once and kept; ``ValueError`` (the codec's) for an id beyond its ranges."""
         k = action >> 16
@@ -408,7 +408,7 @@ class MaskWriter:
         buf = BytesWriter()
         buf.write(self.none)
         for action in legal:
-            buf[self._compact(action)] = 1
+            buf[self.id_of(action)] = 1
         return buf.getvalue()
 
     def ids(self, legal: Sequence[int], base: int) -> bytes:
@@ -416,5 +416,5 @@ class MaskWriter:
         laid end to end), as 32-bit little-endian integers: what numpy sets in one step."""
         buf = BytesWriter()
         for action in legal:
-            write_i32_le(buf, base + self._compact(action))
+            write_i32_le(buf, base + self.id_of(action))
         return buf.getvalue()
