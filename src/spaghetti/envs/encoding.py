@@ -93,14 +93,14 @@ class ActionCodec:
     def _encode_other(self, action: int) -> int:
         """What the bands' arithmetic does not give (the mask writer asks once for each id):
         ``arrange NAME`` by the deck's names, and the errors."""
+        if action < N.PLACE:
+            raise ValueError(f"no compact id for the action id {action}")
         kind = action & N.KIND_MASK
-        if action >= N.PLACE and kind == _ARRANGE_BAND:
+        if kind == _ARRANGE_BAND:
             start, width = _BY_KIND[kind]
             arg = self._name_index[N.to_string(action).split(" ", 1)[1].lower()]
             if arg < width:
                 return start + arg
-        elif action < N.PLACE:
-            raise ValueError(f"no compact id for the action id {action}")
         elif kind in _PAIRED and action & 0xFF >= _PAIRED[kind]:
             raise ValueError(f"{N.to_string(action)!r} is beyond what the compact ids "
                              f"encode ({_PAIRED[kind]} per card)")
