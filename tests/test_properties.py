@@ -311,8 +311,7 @@ def test_every_option_of_a_random_game_is_put_into_words(g):
     for _ in range(3000):
         if state.is_over:
             break
-        actions = state.legal_actions()
-        option = state.legal()[actions.index(pick(state, rng))]
+        option = spaghetti.core.notation.to_string(pick(state, rng))
         before = state.copy()
         state.apply(option)
         for lang in ("en", "ja"):
