@@ -665,3 +665,17 @@ def test_c9_flags_on_their_way_are_in_the_view_and_the_position():
     assert landed._key(None) != state._key(None)  # and so is what seen holds
     state.apply("pass")
     assert state.owners(2) == [0, 1, 0] and view(state)["arriving"] == []
+
+
+def test_a_chosen_damage_in_words_counts_that_step_alone():
+    # The chosen player loses 1, then the card's next step hurts every other player by itself:
+    # the words tell the chosen step's own loss, then the next step's, not their sum.
+    twice = card("Twice", '[{choose = "damage", amount = 0, other = true}, '
+                 '{do = "damage_others", amount = 1}]', "[1, 2]")
+    state = setup(["Twice", "Bug", "AddFlag", "RemoveFlag"], [[0, 1, 2, 3], [1, 2, 3, 0]], twice)
+    state.apply("run")
+    assert state.lives[1] == 5
+    assert describe(state, "player 1") == "Red ran Twice: Blue lost 1 life; Blue lost 2 life."
+    assert describe(state, "player 1", "ja").startswith("赤が「Twice」を実行: 青のライフが1減った")
+    state.apply("player 1")
+    assert state.lives[1] == 2  # (the premise: the next step hurt Blue as well)

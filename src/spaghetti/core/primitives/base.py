@@ -233,6 +233,14 @@ class Telling:
     colour: Callable[[int], str]  # seat -> its colour in words
     instant_card: Callable[[int], str]  # seat -> "<colour>'s instant card" in words
 
+    def alone(self, primitive: Primitive) -> Any:
+        """The state after the option's own step: by the next decision (``after``) the steps
+        that follow by themselves may have changed more (a copied BOMB removes the copying card,
+        N5; a later step hurts the chosen player again)."""
+        state = self.before.copy()
+        primitive.choose(state, state.cmd.effect[state.step_i], self.action)
+        return state
+
 
 # A new primitive is a class of its own, in compiled code or not (tests, players' extensions).
 @mypyc_attr(allow_interpreted_subclasses=True)

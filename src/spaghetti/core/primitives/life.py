@@ -14,20 +14,28 @@ def below_cap(board: Board, life: int) -> bool:
     return cap is None or life < cap
 
 
-def _player(t: Telling) -> tuple[str, bool]:
+def _player(primitive: Primitive, t: Telling) -> tuple[str, bool]:
     """A chosen player's life change in words (the same words for damage and heal: a custom
-    card's amount may be 0)."""
+    card's amount may be 0), then what the steps that follow by themselves did to that life."""
     s = N.argument(t.action)
-    lost = t.before.lives[s] - t.after.lives[s]
-    key = "no_damage" if lost == 0 else ("damage_self" if s == t.actor else "damage")
-    if lost < 0:
-        key, lost = ("heal_self" if s == t.actor else "heal"), -lost
-    what = t.words[key].format(who=t.colour(s), n=lost)
+    alone = t.alone(primitive)
+    what = _life(t, s, t.before.lives[s] - alone.lives[s])
+    later = alone.lives[s] - t.after.lives[s]
+    if later:
+        what += t.words["join"] + _life(t, s, later)
     run = t.before.running_card
     if sum(t.after.removed) > sum(t.before.removed) and run is not None \
             and t.before.kinds[run].uses_running_flag:  # ForkBomb's second half, at once
         what += t.words["join"] + t.words["bomb_flag"]
     return what, False
+
+
+def _life(t: Telling, s: int, lost: int) -> str:
+    """Seat ``s`` lost ``lost`` life (gained, if negative), in words."""
+    key = "no_damage" if lost == 0 else ("damage_self" if s == t.actor else "damage")
+    if lost < 0:
+        key, lost = ("heal_self" if s == t.actor else "heal"), -lost
+    return t.words[key].format(who=t.colour(s), n=lost)
 
 
 class Damage(Primitive):
@@ -60,7 +68,7 @@ class Damage(Primitive):
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
-        return _player(t)
+        return _player(self, t)
 
 
 class Heal(Primitive):
@@ -95,7 +103,7 @@ class Heal(Primitive):
         return False
 
     def tell(self, t: Telling) -> tuple[str, bool]:
-        return _player(t)
+        return _player(self, t)
 
 
 class DamageSelf(Primitive):

@@ -74,10 +74,8 @@ class _Shift(Primitive):
 
     def tell(self, t: Telling) -> tuple[str, bool]:
         x, i = N.pair(t.action)
-        # This step alone: by the next decision later steps may have moved or removed cards (a
-        # copied BOMB removes the copying card, N5), so ``t.after`` need not hold it at ``x``.
-        alone = t.before.copy()
-        self.choose(alone, alone.cmd.effect[alone.step_i], t.action)
+        # This step alone: ``t.after`` need not hold the card at ``x`` any more.
+        alone = t.alone(self)
         if N.kind(t.action) == PARAM:
             a, b = t.before.vals[x][i], alone.vals[x][i]
             dst = t.card(t.before, x)
