@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from spaghetti.cli.main import cli
 from spaghetti.errors import SetupError
-from spaghetti.lab import Difference, Mean, Rate, loads, run, summary
+from spaghetti.lab import Difference, Mean, PairedDifference, Rate, loads, run, summary
 from spaghetti.lab.exact import exact_seats
 from spaghetti.lab.measures import card_strength, seat_wins
 
@@ -212,6 +212,18 @@ def test_rates_and_differences_have_the_textbook_intervals():
     assert not Difference(Rate(5, 10), Rate(6, 10)).clear
     m = Mean((1.0, 2.0, 3.0, 4.0))
     assert m.value == 2.5 and m.interval[0] < 2.5 < m.interval[1]
+
+
+def test_paired_differences_have_newcombes_interval_for_paired_data():
+    # Fagerland, Lydersen and Laake's paired table (59 both, 6 and 16 one alone, 80 neither):
+    # Newcombe's square-and-add interval, -0.1186 to -0.0046 for the first minus the second.
+    d = PairedDifference(Rate(65, 161), Rate(75, 161), both=59)
+    lo, hi = d.interval
+    assert (round(d.value, 4), round(lo, 4), round(hi, 4)) == (0.0621, 0.0046, 0.1186)
+    assert d.clear and not Difference(Rate(65, 161), Rate(75, 161)).clear  # pairs narrow it
+    # Outcomes that go against each other widen it past the unpaired one.
+    lo, hi = PairedDifference(Rate(5, 10), Rate(5, 10), both=0).interval
+    assert hi - lo > Difference(Rate(5, 10), Rate(5, 10)).interval[1] * 2
 
 
 def test_measures_count_seats_from_the_first_player_and_cards_by_their_top_runner():
@@ -501,7 +513,7 @@ def test_lab_publish_plays_the_experiments_and_writes_the_readme_sections(tmp_pa
     assert result.exit_code == 0, result.output
     assert "1 experiment played" in result.output and "strength written anew" in result.output
     assert CliRunner().invoke(cli, args).exit_code == 0  # written again in place, not twice
-    assert readme.read_text(encoding="utf-8").count("| level | players |") == 1
+    assert readme.read_text(encoding="utf-8").count("| level | players | fair share |") == 1
     text = readme.read_text(encoding="utf-8")
     assert "| level | players | fair share | random | perfect |" in text
     games = [json.loads(line) for line in (out / "strength-code-l1-random.jsonl")
@@ -517,6 +529,26 @@ def test_lab_publish_plays_the_experiments_and_writes_the_readme_sections(tmp_pa
     result = CliRunner().invoke(cli, args + ["--rerun-superseded"])
     assert result.exit_code == 0 and "superseded" not in (out / "strength-code-l1-random.jsonl") \
         .read_text().splitlines()[0]
+
+
+def test_lab_publish_says_what_each_step_of_strength_changes_on_the_same_deals(tmp_path):
+    # random's 6 deals and easy's first 4: the step is read on the 4 both played, paired.
+    result, readme, out, _ = publish_in(tmp_path, {
+        f"strength-code-l1-{ai}": f'[experiment]\nname = "strength-code-l1-{ai}"\n'
+                                  f'ai = "{ai}"\ngames = {games}\nseed = 100000\n'
+        for ai, games in (("random", 6), ("easy", 4))}, ("strength",))
+    assert result.exit_code == 0, result.output
+    won = [{json.loads(line)["game"]["seed"]: json.loads(line)["game"]["winner"] == 0
+            for line in (out / f"strength-code-l1-{ai}.jsonl").read_text().splitlines()[1:]}
+           for ai in ("random", "easy")]
+    deals = sorted(won[1])
+    step = PairedDifference(Rate(sum(won[0][d] for d in deals), 4),
+                            Rate(sum(won[1][d] for d in deals), 4),
+                            both=sum(won[0][d] and won[1][d] for d in deals))
+    row = next(line for line in readme.read_text(encoding="utf-8").splitlines()
+               if line.startswith("| 1 | 2 | random to easy |"))
+    assert row == (f"| 1 | 2 | random to easy | 4 | {step.a.value:.1%} | {step.b.value:.1%} | "
+                   + (f"**{step}**" if step.clear else str(step)) + " |")
 
 
 def test_lab_publish_writes_the_seat_tables_from_the_seats_results(tmp_path):

@@ -7,8 +7,8 @@ A/B differences, each with its 95 % interval, and :mod:`.report` writes Markdown
 """
 
 from .experiment import Arm, Experiment, from_data, loads
-from .measures import Difference, Mean, Rate, summary
+from .measures import Difference, Mean, PairedDifference, Rate, summary
 from .runner import play_one, run
 
-__all__ = ["Arm", "Difference", "Experiment", "Mean", "Rate", "from_data", "loads", "play_one",
-           "run", "summary"]
+__all__ = ["Arm", "Difference", "Experiment", "Mean", "PairedDifference", "Rate", "from_data",
+           "loads", "play_one", "run", "summary"]

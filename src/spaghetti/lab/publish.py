@@ -4,7 +4,8 @@ report written, and the sections of docs/lab/README.md that are made from result
 anew between their markers (``<!-- lab:NAME -->`` ... ``<!-- /lab:NAME -->``).
 
 Made from results today: ``strength``, the first seat's win rate against the players' strength
-(random, easy, normal, and perfect play at level 1 from the exact solve), one line per level;
+(random, easy, normal, hard, and perfect play at level 1 from the exact solve), one line per
+level, and what each step of strength changes on the deals both strengths played;
 ``seats``, every seat's win rate with 2 players in each game of the family (``seats-*`` results
 of 2 players); ``seats-players``, the same with 3 to 5 players, a table for each game;
 ``balance``, every A/B experiment (a ``[b]`` arm): what arm b changes, and each seat's win rate in
@@ -23,19 +24,17 @@ from ..errors import SetupError
 from . import runner
 from .exact import exact_seats
 from .experiment import Experiment
-from .measures import Difference, Rate, endings, length, seat_wins
+from .measures import Difference, PairedDifference, Rate, endings, length, seat_wins
 
 #: The strengths of the seat-advantage figure, weakest first (perfect: level 1, exact).
 STRENGTHS = ("random", "easy", "normal", "hard")
 _STRENGTH_NAME = re.compile(r"strength-code-l(\d)(?:-(\d)p)?-([a-z]+)$")
 
 
-def strength_rates(out: pathlib.Path) -> dict[tuple[int, int], dict[str, Rate]]:
-    """The first seat's win rate by (level, players) and strength, from the
-    ``strength-code-l<L>[-<P>p]-<ai>`` results in ``out`` that still stand (superseded ones
-    aside); perfect play at level 1 with 2 players from the exact solve (proven programs, not a
-    sample)."""
-    rates: dict[tuple[int, int], dict[str, Rate]] = {}
+def strength_games(out: pathlib.Path) -> dict[tuple[int, int], dict[str, list[dict]]]:
+    """The games of the ``strength-code-l<L>[-<P>p]-<ai>`` results in ``out`` that still stand
+    (superseded ones aside), by (level, players) and strength."""
+    found: dict[tuple[int, int], dict[str, list[dict]]] = {}
     for path in sorted(out.glob("strength-code-l*-*.jsonl")):
         match = _STRENGTH_NAME.match(path.stem)
         if not match or match.group(3) not in LEVELS:
@@ -43,12 +42,38 @@ def strength_rates(out: pathlib.Path) -> dict[tuple[int, int], dict[str, Rate]]:
         head, games = runner.declared(path)
         if head.get("superseded") or not games:
             continue
-        players = int(match.group(2) or 2)
-        rates.setdefault((int(match.group(1)), players), {})[match.group(3)] = \
-            seat_wins([game for _, game in games], players)[0]
+        found.setdefault((int(match.group(1)), int(match.group(2) or 2)), {})[match.group(3)] = \
+            [game for _, game in games]
+    return found
+
+
+def strength_rates(out: pathlib.Path) -> dict[tuple[int, int], dict[str, Rate]]:
+    """The first seat's win rate by (level, players) and strength (:func:`strength_games`);
+    perfect play at level 1 with 2 players from the exact solve (proven programs, not a
+    sample)."""
+    rates = {setup: {ai: seat_wins(games, setup[1])[0] for ai, games in by_ai.items()}
+             for setup, by_ai in strength_games(out).items()}
     if rates:
         rates.setdefault((1, 2), {})["perfect"] = exact_seats().first_rate
     return rates
+
+
+def strength_steps(out: pathlib.Path) -> list[tuple[int, int, str, str, PairedDifference]]:
+    """What each step of strength changes: for each (level, players) and each two strengths
+    next to each other among those played (random, easy, normal, hard), the first seat's win
+    rate of the weaker and of the stronger on the deals both played, as a
+    :class:`PairedDifference` (stronger minus weaker, paired by deal)."""
+    steps = []
+    for (level, players), by_ai in sorted(strength_games(out).items()):
+        played = [ai for ai in STRENGTHS if ai in by_ai]
+        for weaker, stronger in zip(played, played[1:]):
+            first_won = [{g["seed"]: seat_wins([g], players)[0].k for g in by_ai[ai]}
+                         for ai in (weaker, stronger)]
+            deals = first_won[0].keys() & first_won[1].keys()
+            a, b = (Rate(sum(won[d] for d in deals), len(deals)) for won in first_won)
+            both = sum(first_won[0][d] and first_won[1][d] for d in deals)
+            steps.append((level, players, weaker, stronger, PairedDifference(a, b, both)))
+    return steps
 
 
 def strength_section(out: pathlib.Path, figures: bool = True) -> str:
@@ -67,6 +92,17 @@ def strength_section(out: pathlib.Path, figures: bool = True) -> str:
               "same player, the same fresh deals at every strength: seeds 100000 on), with the "
               "95 % interval; perfect play at level 1 is the exact solve's proven programs "
               "(`spaghetti lab exact`)."]
+    steps = strength_steps(out)
+    if steps:
+        lines += ["", "| level | players | step | deals | first seat, weaker | stronger | "
+                      "change (95 %) |", "|---|---|---|---|---|---|---|"]
+        for level, players, weaker, stronger, step in steps:
+            change = f"**{step}**" if step.clear else str(step)
+            lines.append(f"| {level} | {players} | {weaker} to {stronger} | {step.a.n} | "
+                         f"{step.a.value:.1%} | {step.b.value:.1%} | {change} |")
+        lines += ["", "What each step of strength changes: the first seat's wins on the deals "
+                      "both strengths played, and the difference with Newcombe's 95 % interval "
+                      "for paired data (each deal a pair), in bold where it leaves out zero."]
     if figures:
         try:
             _figure(rates, columns, out)
