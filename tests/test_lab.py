@@ -12,7 +12,7 @@ from spaghetti.cli.main import cli
 from spaghetti.errors import SetupError
 from spaghetti.lab import Difference, Mean, PairedDifference, Rate, loads, run, summary
 from spaghetti.lab.exact import exact_seats
-from spaghetti.lab.measures import card_strength, seat_wins
+from spaghetti.lab.measures import card_strength, seat_changes, seat_wins
 
 SMALL = """
 [experiment]
@@ -224,6 +224,17 @@ def test_paired_differences_have_newcombes_interval_for_paired_data():
     # Outcomes that go against each other widen it past the unpaired one.
     lo, hi = PairedDifference(Rate(5, 10), Rate(5, 10), both=0).interval
     assert hi - lo > Difference(Rate(5, 10), Rate(5, 10)).interval[1] * 2
+
+
+def test_seat_changes_pair_the_two_sets_of_games_by_deal():
+    # Deals 1-3 in a, 2-4 in b: the change is read on deals 2 and 3 alone, each seat counted
+    # from the one that placed first (deal 3 of b: seat 1 placed first and won).
+    a = [{"seed": 1, "winner": 0}, {"seed": 2, "winner": 0}, {"seed": 3, "winner": 1}]
+    b = [{"seed": 2, "winner": 0}, {"seed": 3, "winner": 1, "first": 1},
+         {"seed": 4, "winner": None}]
+    first, second = seat_changes(a, b, 2)
+    assert (first.a, first.b, first.both) == (Rate(1, 2), Rate(2, 2), 1)
+    assert (second.a, second.b, second.both) == (Rate(1, 2), Rate(0, 2), 0)
 
 
 def test_measures_count_seats_from_the_first_player_and_cards_by_their_top_runner():

@@ -24,7 +24,7 @@ from ..errors import SetupError
 from ..lab import experiment as spec
 from ..lab import publish, report, runner
 from ..lab.exact import exact_seats
-from ..lab.measures import Difference, seat_name, seat_wins, summary
+from ..lab.measures import seat_changes, seat_name, seat_wins, summary
 from .common import counted, parse_options, progress_lines, read_cards
 
 DEFAULT_OUT = "lab-results"
@@ -183,8 +183,7 @@ def _write_report(experiment: spec.Experiment, results: dict[str, list[dict]],
         table.add_row(name, *(str(r) for r in seat_wins(games, players)))
     console.print(table)
     if "b" in results:
-        a, b = seat_wins(results["a"], players), seat_wins(results["b"], players)
-        d = Difference(a[0], b[0])
+        d = seat_changes(results["a"], results["b"], players)[0]
         console.print(f"first seat, arm b - arm a: {d}" + ("" if d.clear else " (not shown: the "
                                                         "interval holds zero)"))
     console.print(f"report: {folder / 'report.md'}")

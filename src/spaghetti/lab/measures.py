@@ -126,14 +126,36 @@ class Mean:
         return f"{self.value:.1f} ({lo:.1f}-{hi:.1f})"
 
 
+def _winning_seat(game: dict, players: int) -> int | None:
+    """The seat that won, counted from the one that placed first (seat 0, or with the fair
+    first player seat ``first``); None for a draw or an unfinished game."""
+    winner = game["winner"]
+    return None if winner is None else (winner - game.get("first", 0)) % players
+
+
 def seat_wins(games: list[dict], players: int) -> list[Rate]:
-    """Each seat's win rate (seat 0 places first; with the fair first player, the seat that
-    placed first is seat ``first`` and is counted as the first seat)."""
+    """Each seat's win rate, counted from the seat that placed first (:func:`_winning_seat`)."""
     wins = [0] * players
     for g in games:
-        if g["winner"] is not None:
-            wins[(g["winner"] - g.get("first", 0)) % players] += 1
+        seat = _winning_seat(g, players)
+        if seat is not None:
+            wins[seat] += 1
     return [Rate(w, len(games)) for w in wins]
+
+
+def seat_changes(a: list[dict], b: list[dict], players: int) -> list[PairedDifference]:
+    """Each seat's win rate in games ``b`` minus in games ``a``, on the deals both played
+    (games of the same seed: the two arms of an experiment, or two strengths on the same
+    deals), paired by deal."""
+    won_a, won_b = ({g["seed"]: _winning_seat(g, players) for g in games} for games in (a, b))
+    deals = won_a.keys() & won_b.keys()
+    changes = []
+    for seat in range(players):
+        in_a = {d for d in deals if won_a[d] == seat}
+        in_b = {d for d in deals if won_b[d] == seat}
+        changes.append(PairedDifference(Rate(len(in_a), len(deals)), Rate(len(in_b), len(deals)),
+                                        both=len(in_a & in_b)))
+    return changes
 
 
 def endings(games: list[dict]) -> dict[str, Rate]:

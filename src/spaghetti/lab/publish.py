@@ -24,7 +24,7 @@ from ..errors import SetupError
 from . import runner
 from .exact import exact_seats
 from .experiment import Experiment
-from .measures import Difference, PairedDifference, Rate, endings, length, seat_wins
+from .measures import PairedDifference, Rate, endings, length, seat_changes, seat_wins
 
 #: The strengths of the seat-advantage figure, weakest first (perfect: level 1, exact).
 STRENGTHS = ("random", "easy", "normal", "hard")
@@ -67,12 +67,8 @@ def strength_steps(out: pathlib.Path) -> list[tuple[int, int, str, str, PairedDi
     for (level, players), by_ai in sorted(strength_games(out).items()):
         played = [ai for ai in STRENGTHS if ai in by_ai]
         for weaker, stronger in zip(played, played[1:]):
-            first_won = [{g["seed"]: seat_wins([g], players)[0].k for g in by_ai[ai]}
-                         for ai in (weaker, stronger)]
-            deals = first_won[0].keys() & first_won[1].keys()
-            a, b = (Rate(sum(won[d] for d in deals), len(deals)) for won in first_won)
-            both = sum(first_won[0][d] and first_won[1][d] for d in deals)
-            steps.append((level, players, weaker, stronger, PairedDifference(a, b, both)))
+            steps.append((level, players, weaker, stronger,
+                          seat_changes(by_ai[weaker], by_ai[stronger], players)[0]))
     return steps
 
 
@@ -311,22 +307,20 @@ def balance_section(out: pathlib.Path, figures: bool = True) -> str:
     for arms, by_arm, name, hand in found:
         a, b = arms["a"], arms["b"]
         players = a["players"]
-        rates_a = seat_wins(by_arm["a"], players)
-        rates_b = seat_wins(by_arm["b"], players)
+        changes = seat_changes(by_arm["a"], by_arm["b"], players)
         for seat in range(1 if players == 2 else players):
-            diff = Difference(rates_a[seat], rates_b[seat])
+            diff = changes[seat]
             shown = f"**{diff}**" if diff.clear else str(diff)
             ai = ", ".join(a["ai"]) + (" (hand-written evaluation)" if hand else "")
-            first = (f"| {_change(a, b)} | {_game(a)} | {ai} | "
-                    f"{min(len(by_arm['a']), len(by_arm['b']))} |" if seat == 0 else
-                    "| | | | |")
-            lines.append(f"{first} {seat + 1} | {rates_a[seat].value:.1%} | "
-                         f"{rates_b[seat].value:.1%} | {shown} | "
-                         + (f"`{name}.toml` |" if seat == 0 else " |"))
-    lines += ["", "Both arms play the same deals. A seat's win rate in each arm, and the "
-              "difference with Newcombe's 95 % interval, in bold where it leaves out zero; with "
-              "2 players the first seat's (the second's is the rest but for draws), with more "
-              "every seat's. The experiment file names its report (`results/NAME/report.md`)."]
+            first = (f"| {_change(a, b)} | {_game(a)} | {ai} | {diff.a.n} |" if seat == 0 else
+                     "| | | | |")
+            lines.append(f"{first} {seat + 1} | {diff.a.value:.1%} | {diff.b.value:.1%} | "
+                         f"{shown} | " + (f"`{name}.toml` |" if seat == 0 else " |"))
+    lines += ["", "Both arms play the same deals. A seat's win rate in each arm on the deals "
+              "both played, and the difference with Newcombe's 95 % interval for paired data "
+              "(each deal a pair), in bold where it leaves out zero; with 2 players the first "
+              "seat's (the second's is the rest but for draws), with more every seat's. The "
+              "experiment file names its report (`results/NAME/report.md`)."]
     return "\n".join(lines)
 
 

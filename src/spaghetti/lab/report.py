@@ -9,7 +9,7 @@ import pathlib
 from typing import Any
 
 from .experiment import Experiment
-from .measures import Difference, Rate, card_strength, seat_name, seat_wins
+from .measures import Rate, card_strength, seat_changes, seat_name, seat_wins
 
 CJK_FONTS = ("Noto Sans CJK JP", "Noto Sans JP", "IPAexGothic", "IPAGothic", "TakaoGothic")
 
@@ -124,11 +124,10 @@ def markdown(experiment: Experiment, results: dict[str, list[dict]], summaries: 
         lines.append(f"| {name} | " + " | ".join(str(r) for r in rates) + f" | {draws} | {cut} |")
     lines.append("")
     if "b" in results:
-        a, b = seat_wins(results["a"], players), seat_wins(results["b"], players)
-        lines += ["## Arm b against arm a", "", "| seat | difference (95 % interval) | |",
-                  "|---|---|---|"]
-        for s in range(players):
-            d = Difference(a[s], b[s])
+        lines += ["## Arm b against arm a", "", "On the deals both arms played, paired by deal "
+                  "(Newcombe's interval for paired data).", "",
+                  "| seat | difference (95 % interval) | |", "|---|---|---|"]
+        for s, d in enumerate(seat_changes(results["a"], results["b"], players)):
             lines.append(f"| {seat_name(s)} | {d} | {'clear' if d.clear else 'not shown'} |")
         lines.append("")
     lines += ["## How games end, and how long they are", "", "| arm | endings | decisions | "
