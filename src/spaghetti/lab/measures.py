@@ -2,8 +2,8 @@
 
 Rates of wins use the Wilson score interval; differences of two rates Newcombe's hybrid score
 interval (from the two Wilson intervals), for rates of the same deals his interval for paired
-data; means a seeded percentile bootstrap. Draws (Pasta
-Logic's everyone-out, C18) are counted apart and are no win for anybody.
+data; means a seeded percentile bootstrap. Draws (Pasta Logic's everyone-out, C18) are counted
+apart and are no win for anybody.
 """
 
 from __future__ import annotations
@@ -79,8 +79,9 @@ class Difference:
 class PairedDifference(Difference):
     """``b - a`` of two rates of the same units (the same deals, played by two sets of
     players), ``both`` of them counted in both rates, with Newcombe's 95 % interval for paired
-    data (1998, his method 10): the hybrid score interval narrowed by how much the two
-    outcomes of a unit go together, as a deal that favours one seat does at every strength."""
+    data (1998, his method 10): the hybrid score interval narrowed where the two outcomes of a
+    unit go together (a deal that favours one seat at both strengths), widened where they go
+    against each other."""
 
     both: int = 0
 
