@@ -562,6 +562,36 @@ def test_lab_publish_says_what_each_step_of_strength_changes_on_the_same_deals(t
                    + (f"**{step}**" if step.clear else str(step)) + " |")
 
 
+def test_lab_compare_reads_two_results_on_the_deals_both_played(tmp_path):
+    out = tmp_path / "out"
+    for name, ai, games, seed in (("weak", "random", 6, 0), ("strong", "easy", 4, 0),
+                                  ("apart", "easy", 2, 50), ("three", "random", 2, 0)):
+        players = 3 if name == "three" else 2
+        result = CliRunner().invoke(cli, [
+            "lab", "run", "--name", name, "--ai", ai, "--games", str(games), "--seed", str(seed),
+            "--players", str(players), "--out", str(out), "--workers", "1", "--no-plots"])
+        assert result.exit_code == 0, result.output
+    games = {name: [json.loads(line)["game"] for line in
+                    (out / f"{name}.jsonl").read_text().splitlines()[1:]]
+             for name in ("weak", "strong")}
+    first, second = seat_changes(games["weak"], games["strong"], 2)
+    result = CliRunner().invoke(cli, ["lab", "compare", str(out / "weak.jsonl"),
+                                      str(out / "strong.jsonl")])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # (as the terminal's width wrapped it)
+    assert "on the 4 deals both played (of 6 and 4), paired by deal" in said
+    assert str(first) in said and str(second) in said
+    for args, message in (
+            (["apart", "weak"], "no deal in common"),
+            (["three", "weak"], "has 3 players and"),
+            (["weak", "weak", "--arms", "a,b"], "has no arm 'b' (its arms: a)"),
+            (["weak", "weak", "--arms", "a"], "give two arms")):
+        paths = [str(out / f"{name}.jsonl") for name in args[:2]]
+        result = CliRunner().invoke(cli, ["lab", "compare", *paths, *args[2:]])
+        assert result.exit_code != 0 and message in result.output, result.output
+        assert "Traceback" not in result.output
+
+
 def test_lab_publish_writes_the_seat_tables_from_the_seats_results(tmp_path):
     # The README's seat tables are made from the seats-* results: 2 players in one table, 3 to 5
     # in a table per game, each seat's count as the results give it.

@@ -274,6 +274,49 @@ def verify_command(results: tuple[str, ...], sample: int) -> None:
         raise SystemExit(1)
 
 
+@lab.command("compare")
+@click.argument("first", metavar="RESULT_A", type=click.Path(dir_okay=False, exists=True))
+@click.argument("second", metavar="RESULT_B", type=click.Path(dir_okay=False, exists=True))
+@click.option("--arms", default="a,a", show_default=True, metavar="X,Y",
+              help="The arm of each result: 'b,a' compares arm b of RESULT_A with arm a of "
+                   "RESULT_B.")
+def compare_command(first: str, second: str, arms: str) -> None:
+    """Each seat's win rate in RESULT_B against RESULT_A, on the deals both played (the games
+    dealt from the same seeds), paired by deal: two strengths on the same deals, two rules,
+    two versions of a player. Playing nothing.
+
+    \b
+    Examples:
+      spaghetti lab compare docs/lab/results/strength-code-l3-normal.jsonl \\
+          docs/lab/results/strength-code-l3-hard.jsonl
+      spaghetti lab compare snake.jsonl snake.jsonl --arms a,b"""
+    names = arms.split(",")
+    if len(names) != 2 or not all(names):
+        raise SetupError(f"--arms {arms}: give two arms, as 'a,b'")
+    (players, games_a), (players_b, games_b) = (
+        runner.arm_games(pathlib.Path(path), arm) for path, arm in zip((first, second), names))
+    if players != players_b:
+        raise SetupError(f"{first} has {players} players and {second} {players_b}: "
+                         "compare games of as many players")
+    changes = seat_changes(games_a, games_b, players)
+    deals = changes[0].a.n
+    if not deals:
+        raise SetupError(f"{first} and {second} have no deal in common: compare results dealt "
+                         "from the same seeds")
+    a, b = (f"{pathlib.Path(path).stem} (arm {arm})" for path, arm in zip((first, second), names))
+    table = Table(title=f"{b} against {a}, on the {counted(deals, 'deal')} both played (of "
+                        f"{len(games_a)} and {len(games_b)}), paired by deal",
+                  title_justify="left", caption="bold: a change the interval shows (it leaves "
+                  "out zero)", caption_justify="left")
+    for column in ("seat", "A", "B", "B - A (95% interval)"):
+        table.add_column(column, justify="left" if column == "seat" else "right")
+    for seat, change in enumerate(changes):
+        table.add_row(seat_name(seat), *(f"{r.value:.1%} ({r.k}/{r.n})" for r in (change.a,
+                                                                                   change.b)),
+                      f"[bold]{change}[/bold]" if change.clear else str(change))
+    Console(highlight=False).print(table)
+
+
 @lab.command("supersede")
 @click.argument("result", type=click.Path(dir_okay=False, exists=True))
 @click.argument("reason")

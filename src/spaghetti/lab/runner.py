@@ -183,6 +183,17 @@ def declared(path: pathlib.Path) -> tuple[dict[str, Any], list[tuple[str, dict]]
     return head, games
 
 
+def arm_games(path: pathlib.Path, arm: str = "a") -> tuple[int, list[dict]]:
+    """The number of players of one arm of a results file, and its games (as many as its
+    experiment declares: :func:`declared`). Raises :class:`SetupError` if the file has no
+    such arm."""
+    head, games = declared(path)
+    arms = head.get("experiment", {}).get("arms", {})
+    if arm not in arms:
+        raise SetupError(f"{path}: has no arm {arm!r} (its arms: {', '.join(arms) or 'none'})")
+    return arms[arm]["players"], [game for name, game in games if name == arm]
+
+
 def load(path: pathlib.Path, experiment: Experiment) -> dict[str, dict[int, dict]]:
     """The games saved for this experiment, by arm and index. Raises :class:`SetupError` if the
     file holds another experiment's games."""
