@@ -574,6 +574,7 @@ def test_lab_compare_reads_two_results_on_the_deals_both_played(tmp_path):
     games = {name: [json.loads(line)["game"] for line in
                     (out / f"{name}.jsonl").read_text().splitlines()[1:]]
              for name in ("weak", "strong")}
+    (out / "headless.jsonl").write_text('{"format": "spaghetti-lab/1"}\n', encoding="utf-8")
     first, second = seat_changes(games["weak"], games["strong"], 2)
     result = CliRunner().invoke(cli, ["lab", "compare", str(out / "weak.jsonl"),
                                       str(out / "strong.jsonl")])
@@ -585,7 +586,8 @@ def test_lab_compare_reads_two_results_on_the_deals_both_played(tmp_path):
             (["apart", "weak"], "no deal in common"),
             (["three", "weak"], "has 3 players and"),
             (["weak", "weak", "--arms", "a,b"], "has no arm 'b' (its arms: a)"),
-            (["weak", "weak", "--arms", "a"], "give two arms")):
+            (["weak", "weak", "--arms", "a"], "give two arms"),
+            (["headless", "weak"], "names no experiment")):
         paths = [str(out / f"{name}.jsonl") for name in args[:2]]
         result = CliRunner().invoke(cli, ["lab", "compare", *paths, *args[2:]])
         assert result.exit_code != 0 and message in result.output, result.output

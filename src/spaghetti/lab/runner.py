@@ -188,10 +188,18 @@ def arm_games(path: pathlib.Path, arm: str = "a") -> tuple[int, list[dict]]:
     experiment declares: :func:`declared`). Raises :class:`SetupError` if the file has no
     such arm."""
     head, games = declared(path)
-    arms = head.get("experiment", {}).get("arms", {})
+    experiment = head.get("experiment")
+    arms = experiment.get("arms") if isinstance(experiment, dict) else None
+    if not isinstance(arms, dict):
+        raise SetupError(f"{path}: its first line names no experiment: not a results file of "
+                         "the lab")
     if arm not in arms:
         raise SetupError(f"{path}: has no arm {arm!r} (its arms: {', '.join(arms) or 'none'})")
-    return arms[arm]["players"], [game for name, game in games if name == arm]
+    players = arms[arm].get("players") if isinstance(arms[arm], dict) else None
+    if type(players) is not int:
+        raise SetupError(f"{path}: arm {arm!r} names no number of players: not a results file "
+                         "of the lab")
+    return players, [game for name, game in games if name == arm]
 
 
 def load(path: pathlib.Path, experiment: Experiment) -> dict[str, dict[int, dict]]:
