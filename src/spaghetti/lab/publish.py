@@ -47,24 +47,27 @@ def strength_games(out: pathlib.Path) -> dict[tuple[int, int], dict[str, list[di
     return found
 
 
-def strength_rates(out: pathlib.Path) -> dict[tuple[int, int], dict[str, Rate]]:
-    """The first seat's win rate by (level, players) and strength (:func:`strength_games`);
-    perfect play at level 1 with 2 players from the exact solve (proven programs, not a
-    sample)."""
+def strength_rates(found: dict[tuple[int, int], dict[str, list[dict]]]
+                   ) -> dict[tuple[int, int], dict[str, Rate]]:
+    """The first seat's win rate by (level, players) and strength, of the games
+    :func:`strength_games` found; perfect play at level 1 with 2 players from the exact solve
+    (proven programs, not a sample)."""
     rates = {setup: {ai: seat_wins(games, setup[1])[0] for ai, games in by_ai.items()}
-             for setup, by_ai in strength_games(out).items()}
+             for setup, by_ai in found.items()}
     if rates:
         rates.setdefault((1, 2), {})["perfect"] = exact_seats().first_rate
     return rates
 
 
-def strength_steps(out: pathlib.Path) -> list[tuple[int, int, str, str, PairedDifference]]:
-    """What each step of strength changes: for each (level, players) and each two strengths
-    next to each other among those played (random, easy, normal, hard), the first seat's win
-    rate of the weaker and of the stronger on the deals both played, as a
-    :class:`PairedDifference` (stronger minus weaker, paired by deal)."""
+def strength_steps(found: dict[tuple[int, int], dict[str, list[dict]]]
+                   ) -> list[tuple[int, int, str, str, PairedDifference]]:
+    """What each step of strength changes, of the games :func:`strength_games` found: for
+    each (level, players) and each two strengths next to each other among those played
+    (random, easy, normal, hard), the first seat's win rate of the weaker and of the stronger
+    on the deals both played, as a :class:`PairedDifference` (stronger minus weaker, paired
+    by deal)."""
     steps = []
-    for (level, players), by_ai in sorted(strength_games(out).items()):
+    for (level, players), by_ai in sorted(found.items()):
         played = [ai for ai in STRENGTHS if ai in by_ai]
         for weaker, stronger in zip(played, played[1:]):
             steps.append((level, players, weaker, stronger,
@@ -75,7 +78,8 @@ def strength_steps(out: pathlib.Path) -> list[tuple[int, int, str, str, PairedDi
 def strength_section(out: pathlib.Path, figures: bool = True) -> str:
     """docs/lab/README.md's ``strength`` section: the table, and the figure beside the results
     (``out/strength.png`` and ``.svg``) where matplotlib is installed."""
-    rates = strength_rates(out)
+    found = strength_games(out)
+    rates = strength_rates(found)
     if not rates:
         return "(No strength results yet: `spaghetti lab publish` plays them.)"
     columns = [s for s in (*STRENGTHS, "perfect") if any(s in r for r in rates.values())]
@@ -88,7 +92,7 @@ def strength_section(out: pathlib.Path, figures: bool = True) -> str:
               "same player, the same fresh deals at every strength: seeds 100000 on), with the "
               "95 % interval; perfect play at level 1 is the exact solve's proven programs "
               "(`spaghetti lab exact`)."]
-    steps = strength_steps(out)
+    steps = strength_steps(found)
     if steps:
         lines += ["", "| level | players | step | deals | first seat, weaker | stronger | "
                       "change (95 %) |", "|---|---|---|---|---|---|---|"]
