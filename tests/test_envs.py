@@ -147,6 +147,37 @@ def test_observation_is_a_function_of_what_the_seat_knows(kwargs):
     assert own_seen > 0
 
 
+@pytest.mark.parametrize("kwargs", GAMES, ids=IDS)
+def test_each_seats_observation_is_seat_0s_with_the_seats_renumbered(kwargs):
+    """Seats are numbered from the observer and nothing else differs between seats that know
+    the same things, so seat 0's observation, its features moved by ``seat_rotation``, is each
+    seat's (a search judges every seat from one: ai/value.py); a game whose seats know
+    different things has none."""
+    game = make_game(**kwargs)
+    enc = Encoder(game, program_length(game, None))
+    rotations = [enc.seat_rotation(seat) for seat in range(game.players)]
+    if kwargs in HIDDEN:
+        assert rotations == [None] * game.players
+        return
+    assert all(np.array_equal(np.sort(r), np.arange(enc.size)) for r in rotations)
+    rng = random.Random(3)
+    moved = 0
+    for deal in range(3):
+        state = game.new_state(seed=deal)
+        while not state.is_over and len(state.history) < 300:
+            if state.is_chance:
+                state.apply(state.sample_chance(rng))
+                continue
+            first = enc.encode(state, 0)
+            for seat, rotation in enumerate(rotations):
+                mine = enc.encode(state, seat)
+                assert np.array_equal(mine[rotation], first), (seat, len(state.history))
+                moved += seat > 0 and not np.array_equal(mine, first)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    assert moved > 0  # (the seats' observations differ: the rotation is not the identity)
+
+
 def test_another_seats_instant_card_is_not_in_the_observation():
     e = raw_env(variant="spaghetti-code", level=3, players=2,
                 options={"instant_cards": True}, seed=4)

@@ -226,6 +226,59 @@ def test_the_evaluation_keeps_card_blocks_and_judges_as_if_written_afresh(option
                 state = state.copy()
 
 
+@pytest.mark.parametrize("level, players, options, small", [
+    (3, 3, {}, False), (3, 2, {}, False), (2, 2, {"fair_first": True}, True), (3, 4, {}, True),
+    (3, 3, {"sequential_open": True}, True)])
+def test_every_seat_judged_from_one_observation_is_each_seats_to_the_last_bit(
+        level, players, options, small):
+    """Max-n and MCTS judge a position for every seat: the observation is written once, for
+    seat 0, and each seat reads it through its first layer's rows renumbered
+    (``LearnedJudge.every_seat``); the values are each seat's own, to the last bit, and where
+    the seats know different things (sequential open) each seat's is written as before."""
+    import random
+
+    from spaghetti.ai.evaluate import LearnedJudge, every_seat
+    from spaghetti.envs.encoding import Encoder, program_length
+
+    game = Game(level=level, players=players, options=options)
+    encoder = Encoder(game, program_length(game, None))
+    net = small_net(encoder.size, seed=5) if small else shipped(game)
+    assert net is not None
+    if small:
+        net.w1 = net.w1.astype(np.float16).astype(np.float32)
+    evaluate = net.evaluation(game)
+    assert isinstance(evaluate, LearnedJudge)
+    assert bool(evaluate.rotated) == ("sequential_open" not in options)
+    rng = random.Random(players)
+    for seed in range(3):
+        state = game.new_state(seed=seed)
+        while not state.is_over and len(state.history) < 120:
+            expected = [SCALE * net.value_raw(encoder.raw(state, seat))
+                        for seat in range(players)]
+            assert every_seat(evaluate, state) == expected
+            options_now = state.legal_actions()
+            state.apply_action(options_now[rng.randrange(len(options_now))])
+            if rng.random() < 0.2:  # a search's jumps between branches
+                state = state.copy()
+
+
+def test_the_kernel_for_every_seat_refuses_weights_that_do_not_fit():
+    from spaghetti.ai import value as module
+
+    if module._kernel_all is None:
+        pytest.skip("the C kernel was not built")
+    rows = bytes(4 * 10 * 2)
+    with pytest.raises(ValueError, match="do not fit"):
+        module._kernel_all(bytes(10), bytearray(10), [bytearray(16)], [rows, rows],
+                           bytes(8), bytes(8), 0.0)
+    with pytest.raises(ValueError, match="do not fit"):
+        module._kernel_all(bytes(10), bytearray(10), [bytearray(8)], [rows], bytes(8),
+                           bytes(8), 0.0)
+    with pytest.raises(TypeError, match="values_from"):
+        module._kernel_all(bytes(10), bytearray(10), (bytearray(16),), [rows], bytes(8),
+                           bytes(8), 0.0)
+
+
 def test_a_network_judges_the_game_with_options_that_change_only_the_order_of_play():
     rulebook = shipped(Game(level=3, players=2))
     snake = shipped(Game(level=3, players=2, options={"placement_order": "snake"}))

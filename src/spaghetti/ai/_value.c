@@ -2,6 +2,7 @@
 
    value(observation, w1t, b1, w2, b2) -> float
    value_from(observation, last, sums, w1q, b1, w2, b2) -> float
+   values_from(observation, last, sums, w1qs, b1, w2, b2) -> list of floats
 
    observation: one signed byte a feature (the encoder's buffer), n of them;
    w1t: float32, n rows of h (the first layer, one row a feature); b1, w2: float32, h each.
@@ -56,6 +57,18 @@ done:
     PyBuffer_Release(&b1);
     PyBuffer_Release(&w2);
     return result;
+}
+
+/* The network's output from one seat's first-layer sums (whole numbers of 2**-24). */
+static double output(const double *acc, const float *bias, const float *out, Py_ssize_t h,
+                     double b2) {
+    double total = b2;
+    for (Py_ssize_t j = 0; j < h; j++) {
+        double a = (double)bias[j] + acc[j] * (1.0 / 16777216.0); /* exact */
+        if (a > 0.0)
+            total += a * (double)out[j];
+    }
+    return tanh(total);
 }
 
 /* The same value, from the first layer's sums of the last observation seen (``last``, n bytes,
@@ -123,13 +136,92 @@ static PyObject *value_from(PyObject *self, PyObject *const *args, Py_ssize_t na
             }
         }
     }
-    double total = b2;
-    for (Py_ssize_t j = 0; j < h; j++) {
-        double a = (double)bias[j] + acc[j] * (1.0 / 16777216.0); /* exact */
-        if (a > 0.0)
-            total += a * (double)out[j];
+    return PyFloat_FromDouble(output(acc, bias, out, h, b2));
+}
+
+/* value_from for several seats that read one observation, each through its own first layer
+   (``w1qs``, a list: the rows of each in the order of the observation's features) and with its
+   own sums (``sums``, a list of bytearrays); ``last`` is the observation all of them read last.
+   One pass finds what changed; each seat adds its rows of it. A list of the seats' values,
+   each the one value_from would give to the last bit. */
+static PyObject *values_from(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7 || !PyBytes_Check(args[0]) || !PyByteArray_Check(args[1])
+        || !PyList_Check(args[2]) || !PyList_Check(args[3]) || !PyBytes_Check(args[4])
+        || !PyBytes_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError, "values_from(observation: bytes, last: bytearray, "
+                        "sums: list[bytearray], w1qs: list[bytes], b1: bytes, w2: bytes, "
+                        "b2: float)");
+        return NULL;
     }
-    return PyFloat_FromDouble(tanh(total));
+    double b2 = PyFloat_AsDouble(args[6]);
+    if (b2 == -1.0 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t n = PyBytes_GET_SIZE(args[0]), b1_len = PyBytes_GET_SIZE(args[4]);
+    Py_ssize_t h = b1_len / (Py_ssize_t)sizeof(float), seats = PyList_GET_SIZE(args[2]);
+    if (h < 1 || b1_len != h * (Py_ssize_t)sizeof(float) || PyBytes_GET_SIZE(args[5]) != b1_len
+        || PyByteArray_GET_SIZE(args[1]) != n || seats < 1 || seats > 8
+        || PyList_GET_SIZE(args[3]) != seats) {
+        PyErr_SetString(PyExc_ValueError, "values_from: the weights do not fit the observation");
+        return NULL;
+    }
+    double *acc[8];
+    const int *w[8];
+    for (Py_ssize_t s = 0; s < seats; s++) {
+        PyObject *sums = PyList_GET_ITEM(args[2], s), *rows = PyList_GET_ITEM(args[3], s);
+        if (!PyByteArray_Check(sums) || !PyBytes_Check(rows)
+            || PyByteArray_GET_SIZE(sums) != h * (Py_ssize_t)sizeof(double)
+            || PyBytes_GET_SIZE(rows) != n * h * (Py_ssize_t)sizeof(int)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "values_from: the weights do not fit the observation");
+            return NULL;
+        }
+        acc[s] = (double *)PyByteArray_AS_STRING(sums);
+        w[s] = (const int *)PyBytes_AS_STRING(rows);
+    }
+    const signed char *x = (const signed char *)PyBytes_AS_STRING(args[0]);
+    signed char *seen = (signed char *)PyByteArray_AS_STRING(args[1]);
+    Py_ssize_t i = 0;
+    while (i < n) {
+        if (i + 16 <= n) {
+            unsigned long long a0, a1, s0, s1;
+            memcpy(&a0, x + i, 8);
+            memcpy(&a1, x + i + 8, 8);
+            memcpy(&s0, seen + i, 8);
+            memcpy(&s1, seen + i + 8, 8);
+            if (((a0 ^ s0) | (a1 ^ s1)) == 0) {
+                i += 16;
+                continue;
+            }
+        }
+        Py_ssize_t end = i + 16 <= n ? i + 16 : n;
+        for (; i < end; i++) {
+            int change = (int)x[i] - (int)seen[i];
+            if (change != 0) {
+                const double d = (double)change;
+                for (Py_ssize_t s = 0; s < seats; s++) {
+                    const int *row = w[s] + i * h;
+                    double *a = acc[s];
+                    for (Py_ssize_t j = 0; j < h; j++)
+                        a[j] += d * (double)row[j];
+                }
+                seen[i] = x[i];
+            }
+        }
+    }
+    const float *bias = (const float *)PyBytes_AS_STRING(args[4]);
+    const float *out = (const float *)PyBytes_AS_STRING(args[5]);
+    PyObject *values = PyList_New(seats);
+    if (values == NULL)
+        return NULL;
+    for (Py_ssize_t s = 0; s < seats; s++) {
+        PyObject *v = PyFloat_FromDouble(output(acc[s], bias, out, h, b2));
+        if (v == NULL) {
+            Py_DECREF(values);
+            return NULL;
+        }
+        PyList_SET_ITEM(values, s, v);
+    }
+    return values;
 }
 
 static PyMethodDef methods[] = {
@@ -138,6 +230,9 @@ static PyMethodDef methods[] = {
     {"value_from", (PyCFunction)(void (*)(void))value_from, METH_FASTCALL,
      "value_from(observation, last, sums, w1q, b1, w2, b2) -> float: the same value, from the "
      "first layer's sums of the last observation (kept up to date)."},
+    {"values_from", (PyCFunction)(void (*)(void))values_from, METH_FASTCALL,
+     "values_from(observation, last, sums, w1qs, b1, w2, b2) -> list: value_from for several "
+     "seats that read one observation, each through its own first layer."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -40,7 +40,7 @@ from ..core import notation as N
 from ..core.state import D_TARGET, BoardKey, State
 from ..solver.search import cycles_left_alone
 from .base import ActionPlayer
-from .evaluate import evaluate, evaluate_all
+from .evaluate import evaluate, evaluate_all, every_seat
 from .greedy import WIN_DELAY
 
 MAX_DEPTH = 64
@@ -198,7 +198,7 @@ class AlphaBetaPlayer(ActionPlayer):
         if depth <= 0 and not mid:
             self._deeper = True
             if self._judge is not None:
-                return [self._judge(state, p) for p in range(state.players)]
+                return every_seat(self._judge, state)
             return evaluate_all(state, self.rival)
         if not mid:
             depth -= 1

@@ -222,7 +222,10 @@ class LearnedJudge:
     def __init__(self, writer: Writer, blocks: list[CardBlocks],
                  kernel: Callable[[bytes, bytearray, bytearray, bytes, bytes, bytes, float],
                                   float],
-                 w1q: bytes, b1: bytes, w2: bytes, b2: float, scale: float) -> None:
+                 w1q: bytes, b1: bytes, w2: bytes, b2: float, scale: float,
+                 rotated: list[bytes] | None = None,
+                 kernel_all: Callable[[bytes, bytearray, list[bytearray], list[bytes], bytes,
+                                       bytes, float], list[float]] | None = None) -> None:
         self.writer = writer
         self.blocks = blocks
         self.kernel = kernel
@@ -233,8 +236,37 @@ class LearnedJudge:
         #: numbers of 2^-24).
         self.last = [bytearray(inputs) for _ in range(seats)]
         self.sums = [bytearray(8 * hidden) for _ in range(seats)]
+        #: Where each seat's observation is seat 0's with the seats numbered from it
+        #: (``Encoder.seat_rotation``): the first layer for each seat, its rows in the order of
+        #: seat 0's features, so that one observation serves every seat (:meth:`every_seat`,
+        #: by ``kernel_all``: ``_value.values_from``), with the last one read and each seat's
+        #: sums of it; else empty.
+        self.rotated = rotated if rotated is not None and kernel_all is not None else []
+        self.kernel_all = kernel_all
+        self.rotated_last = bytearray(inputs)
+        self.rotated_sums = [bytearray(8 * hidden) for _ in range(seats)]
 
     def __call__(self, state: State, seat: int) -> float:
         return self.scale * self.kernel(self.writer.write(state, seat, self.blocks[seat]),
                                         self.last[seat], self.sums[seat], self.w1q, self.b1,
                                         self.w2, self.b2)
+
+    def every_seat(self, state: State) -> list[float]:
+        """The value for each seat: ``[self(state, s) for s in seats]`` to the last bit (the
+        sums are exact, in any order), but the observation written once, for seat 0, where
+        the others' are it renumbered (a max-n search judges every leaf so)."""
+        kernel_all = self.kernel_all
+        if not self.rotated or kernel_all is None:
+            return [self(state, s) for s in range(len(self.blocks))]
+        values = kernel_all(self.writer.write(state, 0, self.blocks[0]), self.rotated_last,
+                            self.rotated_sums, self.rotated, self.b1, self.w2, self.b2)
+        scale = self.scale
+        return [scale * v for v in values]
+
+
+def every_seat(judge: Callable[[State, int], float], state: State) -> list[float]:
+    """``judge``'s value of the position for every seat (the learned one writes the position
+    once for them all: :meth:`LearnedJudge.every_seat`)."""
+    if isinstance(judge, LearnedJudge):
+        return judge.every_seat(state)
+    return [judge(state, p) for p in range(state.players)]

@@ -36,7 +36,7 @@ from ..core.draws import shuffle
 from ..core.primitives import PRIMITIVES
 from ..core.state import D_TARGET, State
 from .base import ActionPlayer
-from .evaluate import evaluate_all
+from .evaluate import evaluate_all, every_seat
 
 DEFAULT_ITERATIONS = 1000
 PLAYOUT_CAP = 200
@@ -202,7 +202,7 @@ class MCTSPlayer(ActionPlayer):
             if judge is not None and n >= after and state.phase == "execution" \
                     and state.decision != D_TARGET and not state.is_chance:
                 # (where the network learned: a turn of the execution phase)
-                return [judge(state, p) for p in range(state.players)]
+                return every_seat(judge, state)
             legal = state.legal_actions()
             if len(legal) == 1:
                 action = legal[0]

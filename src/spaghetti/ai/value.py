@@ -32,10 +32,11 @@ from .evaluate import LearnedJudge
 
 _kernel: Callable[[bytes | bytearray, bytes, bytes, bytes, float], float] | None
 _kernel_from: Callable[..., float] | None
+_kernel_all: Callable[..., list[float]] | None
 try:  # the network on one observation, in C (setup.py builds it where a compiler is)
-    from ._value import value as _kernel, value_from as _kernel_from
+    from ._value import value as _kernel, value_from as _kernel_from, values_from as _kernel_all
 except ImportError:  # pragma: no cover (the install built no C)
-    _kernel = _kernel_from = None
+    _kernel = _kernel_from = _kernel_all = None
 
 #: Where the weights that ship with the package live, one file a game.
 WEIGHTS = Path(__file__).parent / "weights"
@@ -158,9 +159,16 @@ class ValueNet:
             return evaluate
         # And the first layer's sums of each seat's last observation are kept: a position
         # adds only the features that changed since (exact: see exact_sums).
-        w1q = np.ascontiguousarray(self._grid_weights().T, dtype=np.int32).tobytes()
+        w1q = np.ascontiguousarray(self._grid_weights().T, dtype=np.int32)
         _, b1, w2 = self._kernel_weights()
-        return LearnedJudge(encoder.writer, blocks, _kernel_from, w1q, b1, w2, self.b2, SCALE)
+        # Where every seat's observation is seat 0's renumbered, each seat's first layer in
+        # seat 0's order: a position judged for every seat is written once.
+        rotations = [encoder.seat_rotation(s) for s in range(game.players)]
+        rotated = [np.ascontiguousarray(w1q[rotation]).tobytes() for rotation in rotations
+                   if rotation is not None]
+        return LearnedJudge(encoder.writer, blocks, _kernel_from, w1q.tobytes(), b1, w2,
+                            self.b2, SCALE, rotated if len(rotated) == game.players else None,
+                            _kernel_all)
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

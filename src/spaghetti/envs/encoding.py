@@ -231,6 +231,33 @@ class Encoder:
                 ("jump_from", 1), ("jump_to", 1), ("overflow", 1),
                 ("queue", self.queue * self.slot)]
 
+    def seat_rotation(self, seat: int) -> np.ndarray | None:
+        """Where each feature of seat 0's observation stands in ``seat``'s: ``encode(state,
+        seat)[rotation] == encode(state, 0)`` in every position, since seats are numbered
+        from the observer and nothing else differs. None where something else does: a game
+        with hidden information (instant cards, sequential open), whose seats know different
+        things. (A search that judges a position for every seat writes it once: ai/value.py.)"""
+        if self.instants or self.writer.hidden:
+            return None
+        p = self.players
+        rotation = np.arange(self.size)
+
+        def rotate(start: int, width: int) -> None:
+            """The ``p`` blocks of ``width`` features from ``start``, one a seat."""
+            for s in range(p):
+                new = start + (s - seat) % p * width
+                rotation[start + s * width:start + (s + 1) * width] = range(new, new + width)
+
+        arriving = 2 + len(self.names) + 2 * self.params + 3
+        queue = self.card_features - self.queue * self.slot
+        for card in range(self.cards):
+            base = card * self.card_features
+            rotate(base + arriving, 1)
+            for k in range(self.queue):
+                rotate(base + queue + k * self.slot, 1)  # (the flag's owner)
+        rotate(dict((name, start) for name, start, _ in self.rows)["seats"], len(SEAT_FEATURES))
+        return rotation
+
     def encode(self, state: State, seat: int) -> np.ndarray:
         """The position as ``seat`` may know it, seats numbered from ``seat``."""
         return np.frombuffer(self.raw(state, seat), dtype=np.int8).astype(np.float32)
