@@ -71,6 +71,46 @@ static double output(const double *acc, const float *bias, const float *out, Py_
     return tanh(total);
 }
 
+/* Each seat's first-layer sums (``acc``, h doubles holding whole numbers of 2**-24) brought
+   from the observation ``seen`` (n bytes) to ``x``: each seat adds its row (``w``: int32, n rows
+   of h, each weight times 2**24) of every feature that changed, times the change; ``seen``
+   becomes ``x``. Every partial sum is one of some observation's sums, below 2**53 in size
+   (ValueNet.exact_sums), so each product and sum is exact and equals the integer one; as
+   doubles the compiler adds them two or four at a time. */
+static inline void add_changes(const signed char *x, signed char *seen, Py_ssize_t n,
+                               Py_ssize_t h, Py_ssize_t seats, double *const *acc,
+                               const int *const *w) {
+    Py_ssize_t i = 0;
+    while (i < n) {
+        /* (Sixteen bytes at a time past what has not changed: nearly all of them.) */
+        if (i + 16 <= n) {
+            unsigned long long a0, a1, s0, s1;
+            memcpy(&a0, x + i, 8);
+            memcpy(&a1, x + i + 8, 8);
+            memcpy(&s0, seen + i, 8);
+            memcpy(&s1, seen + i + 8, 8);
+            if (((a0 ^ s0) | (a1 ^ s1)) == 0) {
+                i += 16;
+                continue;
+            }
+        }
+        Py_ssize_t end = i + 16 <= n ? i + 16 : n;
+        for (; i < end; i++) {
+            int change = (int)x[i] - (int)seen[i];
+            if (change != 0) {
+                const double d = (double)change;
+                for (Py_ssize_t s = 0; s < seats; s++) {
+                    const int *row = w[s] + i * h;
+                    double *a = acc[s];
+                    for (Py_ssize_t j = 0; j < h; j++)
+                        a[j] += d * (double)row[j];
+                }
+                seen[i] = x[i];
+            }
+        }
+    }
+}
+
 /* The same value, from the first layer's sums of the last observation seen (``last``, n bytes,
    and ``sums``, h doubles holding whole numbers, both kept by the caller and brought up to
    date here): only the features that changed are added, as whole numbers (``w1q``: int32, n
@@ -103,39 +143,11 @@ static PyObject *value_from(PyObject *self, PyObject *const *args, Py_ssize_t na
     }
     const signed char *x = (const signed char *)PyBytes_AS_STRING(args[0]);
     signed char *seen = (signed char *)PyByteArray_AS_STRING(args[1]);
-    /* Whole numbers of 2**-24 kept as doubles: every partial sum is one of some observation's
-       sums, below 2**53 in size (ValueNet.exact_sums), so each product and sum is exact and
-       equals the integer one; as doubles the compiler adds them two or four at a time. */
     double *acc = (double *)PyByteArray_AS_STRING(args[2]);
     const int *w = (const int *)PyBytes_AS_STRING(args[3]);
     const float *bias = (const float *)PyBytes_AS_STRING(args[4]);
     const float *out = (const float *)PyBytes_AS_STRING(args[5]);
-    Py_ssize_t i = 0;
-    while (i < n) {
-        /* (Sixteen bytes at a time past what has not changed: nearly all of them.) */
-        if (i + 16 <= n) {
-            unsigned long long a0, a1, s0, s1;
-            memcpy(&a0, x + i, 8);
-            memcpy(&a1, x + i + 8, 8);
-            memcpy(&s0, seen + i, 8);
-            memcpy(&s1, seen + i + 8, 8);
-            if (((a0 ^ s0) | (a1 ^ s1)) == 0) {
-                i += 16;
-                continue;
-            }
-        }
-        Py_ssize_t end = i + 16 <= n ? i + 16 : n;
-        for (; i < end; i++) {
-            int change = (int)x[i] - (int)seen[i];
-            if (change != 0) {
-                const double d = (double)change;
-                const int *row = w + i * h;
-                for (Py_ssize_t j = 0; j < h; j++)
-                    acc[j] += d * (double)row[j];
-                seen[i] = x[i];
-            }
-        }
-    }
+    add_changes(x, seen, n, h, 1, &acc, &w);
     return PyFloat_FromDouble(output(acc, bias, out, h, b2));
 }
 
@@ -180,34 +192,7 @@ static PyObject *values_from(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     const signed char *x = (const signed char *)PyBytes_AS_STRING(args[0]);
     signed char *seen = (signed char *)PyByteArray_AS_STRING(args[1]);
-    Py_ssize_t i = 0;
-    while (i < n) {
-        if (i + 16 <= n) {
-            unsigned long long a0, a1, s0, s1;
-            memcpy(&a0, x + i, 8);
-            memcpy(&a1, x + i + 8, 8);
-            memcpy(&s0, seen + i, 8);
-            memcpy(&s1, seen + i + 8, 8);
-            if (((a0 ^ s0) | (a1 ^ s1)) == 0) {
-                i += 16;
-                continue;
-            }
-        }
-        Py_ssize_t end = i + 16 <= n ? i + 16 : n;
-        for (; i < end; i++) {
-            int change = (int)x[i] - (int)seen[i];
-            if (change != 0) {
-                const double d = (double)change;
-                for (Py_ssize_t s = 0; s < seats; s++) {
-                    const int *row = w[s] + i * h;
-                    double *a = acc[s];
-                    for (Py_ssize_t j = 0; j < h; j++)
-                        a[j] += d * (double)row[j];
-                }
-                seen[i] = x[i];
-            }
-        }
-    }
+    add_changes(x, seen, n, h, seats, acc, w);
     const float *bias = (const float *)PyBytes_AS_STRING(args[4]);
     const float *out = (const float *)PyBytes_AS_STRING(args[5]);
     PyObject *values = PyList_New(seats);
