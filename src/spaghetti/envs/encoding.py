@@ -248,14 +248,17 @@ class Encoder:
                 new = start + (s - seat) % p * width
                 rotation[start + s * width:start + (s + 1) * width] = range(new, new + width)
 
-        arriving = 2 + len(self.names) + 2 * self.params + 3
-        queue = self.card_features - self.queue * self.slot
+        in_card, at = {}, 0
+        for name, length in self.card_layout():
+            in_card[name] = at
+            at += length
         for card in range(self.cards):
             base = card * self.card_features
-            rotate(base + arriving, 1)
+            rotate(base + in_card["arriving"], 1)
             for k in range(self.queue):
-                rotate(base + queue + k * self.slot, 1)  # (the flag's owner)
-        rotate(dict((name, start) for name, start, _ in self.rows)["seats"], len(SEAT_FEATURES))
+                rotate(base + in_card["queue"] + k * self.slot, 1)  # (the flag's owner)
+        rotate(next(start for name, start, _ in self.rows if name == "seats"),
+               len(SEAT_FEATURES))
         return rotation
 
     def encode(self, state: State, seat: int) -> np.ndarray:
