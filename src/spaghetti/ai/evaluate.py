@@ -223,9 +223,9 @@ class LearnedJudge:
                  kernel: Callable[[bytes, bytearray, bytearray, bytes, bytes, bytes, float],
                                   float],
                  w1q: bytes, b1: bytes, w2: bytes, b2: float, scale: float,
-                 rotated: list[bytes] | None = None,
                  kernel_all: Callable[[bytes, bytearray, list[bytearray], list[bytes], bytes,
-                                       bytes, float], list[float]] | None = None) -> None:
+                                       bytes, float], list[float]],
+                 rotated: list[bytes]) -> None:
         self.writer = writer
         self.blocks = blocks
         self.kernel = kernel
@@ -241,7 +241,7 @@ class LearnedJudge:
         #: seat 0's features, so that one observation serves every seat (:meth:`every_seat`,
         #: by ``kernel_all``: ``_value.values_from``), with the last one read and each seat's
         #: sums of it; else empty.
-        self.rotated = rotated if rotated is not None and kernel_all is not None else []
+        self.rotated = rotated
         self.kernel_all = kernel_all
         self.rotated_last = bytearray(inputs)
         self.rotated_sums = [bytearray(8 * hidden) for _ in range(seats)]
@@ -255,11 +255,10 @@ class LearnedJudge:
         """The value for each seat: ``[self(state, s) for s in seats]`` to the last bit (the
         sums are exact, in any order), but the observation written once, for seat 0, where
         the others' are it renumbered (a max-n search judges every leaf so)."""
-        kernel_all = self.kernel_all
-        if not self.rotated or kernel_all is None:
+        if not self.rotated:
             return [self(state, s) for s in range(len(self.blocks))]
-        values = kernel_all(self.writer.write(state, 0, self.blocks[0]), self.rotated_last,
-                            self.rotated_sums, self.rotated, self.b1, self.w2, self.b2)
+        values = self.kernel_all(self.writer.write(state, 0, self.blocks[0]), self.rotated_last,
+                                 self.rotated_sums, self.rotated, self.b1, self.w2, self.b2)
         scale = self.scale
         return [scale * v for v in values]
 

@@ -152,7 +152,7 @@ class ValueNet:
         # A search's positions differ from each other in a card or two: each seat's last
         # observation is kept and written over where a card changed.
         blocks = [encoder.card_blocks() for _ in range(game.players)]
-        if _kernel_from is None or not self.exact_sums():
+        if _kernel_from is None or _kernel_all is None or not self.exact_sums():
             def evaluate(state: State, seat: int) -> float:
                 return SCALE * value(raw(state, seat, blocks[seat]))
 
@@ -164,11 +164,10 @@ class ValueNet:
         # Where every seat's observation is seat 0's renumbered, each seat's first layer in
         # seat 0's order: a position judged for every seat is written once.
         rotations = [encoder.seat_rotation(s) for s in range(game.players)]
-        rotated = [np.ascontiguousarray(w1q[rotation]).tobytes() for rotation in rotations
-                   if rotation is not None]
+        rotated = [] if any(r is None for r in rotations) else \
+            [np.ascontiguousarray(w1q[r]).tobytes() for r in rotations]
         return LearnedJudge(encoder.writer, blocks, _kernel_from, w1q.tobytes(), b1, w2,
-                            self.b2, SCALE, rotated if len(rotated) == game.players else None,
-                            _kernel_all)
+                            self.b2, SCALE, _kernel_all, rotated)
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
