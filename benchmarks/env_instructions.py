@@ -9,7 +9,8 @@ instructions and cache misses under callgrind.
 The first: ``SpaghettiVectorEnv`` of 64 games (random opponents), seeded, ``--steps`` steps,
 each game's action a random legal one drawn from the masks (as env_speed.py draws it). The
 second: the learned alpha-beta as it ships (``ValueNet.evaluation``) from the first turn of deals
-4, 5 and 6 (learned_speed.py's), ``--search`` positions each. ``callgrind_annotate
+4, 5 and 6 (learned_speed.py's), ``--search`` positions each; with ``--hand``, the same search
+judged by the hand-written evaluation. ``callgrind_annotate
 --inclusive=yes`` splits the count by function (``Batch.step``, ``Writer.write``); instructions
 and simulated misses, which the machine's load cannot move (docs/performance.md, "Research
 environments").
@@ -42,12 +43,14 @@ def steps(count: int, level: int, players: int) -> None:
     print(f"{count} steps of 64 games")
 
 
-def search(nodes: int, level: int, players: int) -> None:
+def search(nodes: int, level: int, players: int, hand: bool) -> None:
     game = Game(level=level, players=players)
-    net = shipped(game)
-    if net is None:
-        raise SystemExit(f"no network ships for level {level} with {players} players")
-    evaluation = net.evaluation(game)
+    evaluation = None  # (the hand-written evaluation)
+    if not hand:
+        net = shipped(game)
+        if net is None:
+            raise SystemExit(f"no network ships for level {level} with {players} players")
+        evaluation = net.evaluation(game)
     positions = 0
     for seed in (4, 5, 6):
         player = AlphaBetaPlayer(max_nodes=nodes, seed=1, evaluation=evaluation)
@@ -63,9 +66,11 @@ def main() -> None:
                         help="positions a search instead (0: the vector environment)")
     parser.add_argument("--level", type=int, default=3)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--hand", action="store_true",
+                        help="the search judged by the hand-written evaluation, not the network")
     args = parser.parse_args()
     if args.search:
-        search(args.search, args.level, args.players)
+        search(args.search, args.level, args.players, args.hand)
     else:
         steps(args.steps, args.level, args.players)
 

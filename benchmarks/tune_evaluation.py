@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from rich.progress import track  # noqa: E402
 
-from spaghetti.ai.evaluate import (WEIGHTS, _diff, _hurts, evaluate, terms,  # noqa: E402
+from spaghetti.ai.evaluate import (WEIGHTS, _diff, evaluate, terms,  # noqa: E402
                                    upcoming_turns)
 from spaghetti.ai.greedy import GreedyPlayer  # noqa: E402
 from spaghetti.core.game import Game  # noqa: E402
@@ -51,13 +51,13 @@ def features(state, seat: int) -> list[float]:
     soon_hurt = [0.0] * players
     weight = 1.0
     for owner, card in turns:
-        if _hurts(state.kinds[card]):
+        if state.kinds[card].hurts:
             soon_hurt[owner] += weight
         weight *= 0.8
     heads_hurt = [0.0] * players
     for c, kind in enumerate(state.kinds):
         owners = state.owners(c)
-        if owners and _hurts(kind):
+        if owners and kind.hurts:
             heads_hurt[owners[0]] += 1
     return [base[name] for name in BASE] + [diff(last), diff(to_move), diff(next_mine),
                                            diff(soon_hurt), diff(heads_hurt)]

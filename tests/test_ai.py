@@ -538,6 +538,48 @@ def test_evaluation_against_the_leader_counts_only_the_strongest_opponent():
     assert evaluate_all(two, "leader") == pytest.approx(evaluate_all(two))
 
 
+def test_evaluation_sums_its_weighted_terms_in_order_to_the_last_bit():
+    # The search's evaluation is written for speed (lists in TERMS' order, the weights as
+    # constants); it must be the documented sum exactly, or recorded games stop replaying:
+    # against the mean, SCALE * tanh of the weighted terms added in order; against the
+    # leader, each seat's weighted quantities added in order, minus the largest other's.
+    from spaghetti.ai.evaluate import SCALE, TERMS, WEIGHTS, _quantities, _scales
+    rng = random.Random(11)
+    checked = 0
+    for players in (2, 3, 4, 5):
+        for level in (1, 2, 3):
+            state = spaghetti.new_game(level, players, seed=players * 10 + level)
+            while not state.is_over:
+                if not state.is_chance:
+                    alive = state.alive
+                    mean = [SCALE * math.tanh(sum(WEIGHTS[name] * value for name, value
+                                                  in terms(state, p).items()))
+                            if alive[p] else -1.0 for p in range(players)]
+                    assert evaluate_all(state) == mean
+                    assert [evaluate(state, p) for p in range(players)] == mean
+                    quantities, scales = _quantities(state), _scales(state)
+                    strength = [sum(WEIGHTS[name] * quantities[k][p] / scales[k]
+                                    for k, name in enumerate(TERMS)) for p in range(players)]
+                    leader = [SCALE * math.tanh(strength[p] - max(
+                        strength[o] for o in range(players) if o != p and alive[o]))
+                        if alive[p] and sum(alive) > 1 else (SCALE * math.tanh(0.0)
+                                                              if alive[p] else -1.0)
+                        for p in range(players)]
+                    if players > 2:
+                        assert evaluate_all(state, "leader") == leader
+                    checked += 1
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+    assert checked > 500
+
+
+def test_a_card_that_damages_a_chosen_player_hurts():
+    from spaghetti.core import cards
+    assert cards.BUG.hurts and cards.FORK_BOMB.hurts
+    assert not any(card.hurts for card in (cards.ADD_FLAG, cards.MOVE_FLAG, cards.REMOVE_FLAG,
+                                           cards.INCREMENT, cards.MEMORY))
+
+
 # ------------------------------------------------------------------------- arena
 
 

@@ -30,123 +30,146 @@ makes it): it lives here because this module is compiled, so that call runs no P
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from typing import Final
 
 from ..core.flags import OWNER_SHIFT, PENDING
 from ..core.state import State
 from ..envs.observation import CardBlocks, Writer
 
-W_LIFE = 1.0
-W_FLAGS = 0.5
-W_SUPPLY = 0.1
-W_HEADS = 0.3
-W_SOON = 0.3
+W_LIFE: Final = 1.0
+W_FLAGS: Final = 0.5
+W_SUPPLY: Final = 0.1
+W_HEADS: Final = 0.3
+W_SOON: Final = 0.3
 
-SOON_TURNS = 8  # how many upcoming turns the "soon" term looks at
-SOON_DECAY = 0.8
-HURTS = 2.0  # weight of a turn on a card that damages a player, against 1 for any other card
+SOON_TURNS: Final = 8  # how many upcoming turns the "soon" term looks at
+SOON_DECAY: Final = 0.8
+HURTS: Final = 2.0  # weight of a turn on a card that damages a player, against 1 for any other card
 
-SCALE = 0.9  # an unfinished position is worth at most this much
+SCALE: Final = 0.9  # an unfinished position is worth at most this much
+
+#: The terms, in the order the weighted sum adds them.
+TERMS: Final = ("life", "flags", "supply", "heads", "soon")
+WEIGHTS = {"life": W_LIFE, "flags": W_FLAGS, "supply": W_SUPPLY, "heads": W_HEADS,
+           "soon": W_SOON}
+# (Each term's quantities are a list of floats, one a seat, in a list in TERMS' order, and the
+# weights are named constants: the hot path of every search reads them by index and as C
+# numbers, where names, dicts and tuples cost more than the sums.)
+_tanh: Final = math.tanh  # (kept: compiled code would look it up in math at every call)
 
 
-def _mean(values: list[float]) -> float:
-    return sum(values) / len(values)
-
-
-def _diff(values: Sequence[float], seat: int, alive: Sequence[bool],
-          against: Callable[[list[float]], float] = _mean) -> float:
-    """``values[seat]`` minus the mean (or ``against``, e.g. ``max``) over the other seats still
-    in the game; 0 when none is."""
-    others = [values[p] for p in range(len(values)) if p != seat and alive[p]]
+def _diff(values: list[float], seat: int, alive: list[bool]) -> float:
+    """``values[seat]`` minus the mean over the other seats still in the game; 0 when none
+    is."""
+    total = 0.0
+    others = 0
+    for p in range(len(values)):
+        if p != seat and alive[p]:
+            total += values[p]
+            others += 1
     if not others:
         return 0.0
-    return values[seat] - against(others)
+    return values[seat] - total / others
+
+
+def _lead(values: list[float], seat: int, alive: list[bool]) -> float:
+    """``values[seat]`` minus the largest over the other seats still in the game; 0 when none
+    is."""
+    best = 0.0
+    found = False
+    for p in range(len(values)):
+        if p != seat and alive[p] and (not found or values[p] > best):
+            best = values[p]
+            found = True
+    return values[seat] - best if found else 0.0
 
 
 def upcoming_turns(state: State, limit: int = SOON_TURNS) -> list[tuple[int, int]]:
     """The next ``limit`` turns as ``(seat, card)``, in order, as the cursor would give them if
     no command changed the program. During placement: none."""
-    if state.phase != "execution":
-        return []
+    owners, cards = _upcoming(state, limit)
+    return list(zip(owners, cards))
+
+
+def _upcoming(state: State, limit: int) -> tuple[list[int], list[int]]:
+    """:func:`upcoming_turns` as two lists, the seats and the cards."""
+    owners: list[int] = []
+    cards: list[int] = []
     queues = state.queues
     n = len(queues)
-    if not n:
-        return []
-    turns: list[tuple[int, int]] = []
+    if state.phase != "execution" or not n:
+        return owners, cards
     c = state.cursor
     holder = state.turn_flag
     for k, code in enumerate(queues[c]):
         if code & PENDING or (holder is not None and k == holder[1]):  # the turn, then pending
-            turns.append((code >> OWNER_SHIFT, c))
+            owners.append(code >> OWNER_SHIFT)
+            cards.append(c)
     step = state.direction
     for _ in range(n * 2):
-        if len(turns) >= limit:
+        if len(owners) >= limit:
             break
         c = (c + step) % n
-        turns.extend((code >> OWNER_SHIFT, c) for code in queues[c])
-    return turns[:limit]
+        for code in queues[c]:
+            owners.append(code >> OWNER_SHIFT)
+            cards.append(c)
+    return owners[:limit], cards[:limit]
 
 
-def _hurts(kind) -> bool:
-    """Does a card of this kind damage a player? (Read once per kind: kinds are immutable.)"""
-    found = _HURTS.get(kind)
-    if found is None:
-        found = _HURTS[kind] = any(s.prim.hurts_chosen for s in kind.effect)
-    return found
-
-
-_HURTS: dict = {}
-
-
-def _quantities(state: State) -> dict[str, list[float]]:
-    """Each term's quantity for every seat, before the differences: computed once a position,
-    however many seats are judged. (The hot path of every search: it reads the flag codes of
-    the queues directly.)"""
+def _quantities(state: State) -> list[list[float]]:
+    """Each term's quantity for every seat (TERMS' order), before the differences: computed
+    once a position, however many seats are judged. (The hot path of every search: it reads
+    the flag codes of the queues directly.)"""
     players = state.players
     heads = [0.0] * players
     for queue in state.queues:
         if queue:
-            heads[queue[0] >> OWNER_SHIFT] += 1
+            owner = queue[0] >> OWNER_SHIFT
+            heads[owner] = heads[owner] + 1.0  # (written out: compiled as a float's sum)
     soon = [0.0] * players
     weight = 1.0
     kinds = state.kinds
-    for owner, card in upcoming_turns(state):
-        soon[owner] += weight * (HURTS if _hurts(kinds[card]) else 1.0)
+    owners, cards = _upcoming(state, SOON_TURNS)
+    for i in range(len(owners)):
+        owner = owners[i]
+        soon[owner] = soon[owner] + weight * (HURTS if kinds[cards[i]].hurts else 1.0)
         weight *= SOON_DECAY
-    quantities = _counts(state)  # (first: the order the weighted sum adds them in)
-    quantities["supply"] = [float(x) for x in state.supply]
-    quantities["heads"] = heads
-    quantities["soon"] = soon
-    return quantities
+    lives, flags = _counts(state)
+    return [lives, flags, [float(x) for x in state.supply], heads, soon]
 
 
-def _counts(state: State) -> dict[str, list[float]]:
+def _counts(state: State) -> tuple[list[float], list[float]]:
     """Lives and flags of every seat: the quantities a beginner counts (``material``)."""
     alive = state.alive
     lives = [float(max(life, 0)) if alive[p] else 0.0 for p, life in enumerate(state.lives)]
     flags = [float(state.on_board[p] + state.hand[p]) for p in range(state.players)]
-    return {"life": lives, "flags": flags}
+    return lives, flags
 
 
-def _scales(state: State) -> dict[str, float]:
+def _scales(state: State) -> list[float]:
+    """What each term's quantity starts at (TERMS' order): its difference is divided by it."""
     game = state.game
-    return {"life": game.life, "flags": game.flags_placed, "supply": max(game.supply, 1),
-            "heads": max(len(state.kinds), 1), "soon": HURTS}
+    return [float(game.life), float(game.flags_placed), float(max(game.supply, 1)),
+            float(max(len(state.kinds), 1)), HURTS]
 
 
 def terms(state: State, seat: int) -> dict[str, float]:
     """The unweighted terms of the evaluation (each roughly in [-1, 1]), for reading and tests."""
-    return _terms(_quantities(state), _scales(state), seat, state.alive)
+    quantities, scales, alive = _quantities(state), _scales(state), state.alive
+    return {name: _diff(quantities[k], seat, alive) / scales[k] for k, name in enumerate(TERMS)}
 
 
-def _terms(quantities: dict[str, list[float]], scales: dict[str, float], seat: int,
-           alive) -> dict[str, float]:
-    return {name: _diff(values, seat, alive) / scales[name]
-            for name, values in quantities.items()}
-
-
-WEIGHTS = {"life": W_LIFE, "flags": W_FLAGS, "supply": W_SUPPLY, "heads": W_HEADS,
-           "soon": W_SOON}
+def _weighted(quantities: list[list[float]], scales: list[float], seat: int,
+              alive: list[bool]) -> float:
+    """The weighted sum of ``seat``'s terms, each against the mean of the others."""
+    total = 0.0  # (added in TERMS' order, from 0, as sum() adds)
+    total += W_LIFE * (_diff(quantities[0], seat, alive) / scales[0])
+    total += W_FLAGS * (_diff(quantities[1], seat, alive) / scales[1])
+    total += W_SUPPLY * (_diff(quantities[2], seat, alive) / scales[2])
+    total += W_HEADS * (_diff(quantities[3], seat, alive) / scales[3])
+    total += W_SOON * (_diff(quantities[4], seat, alive) / scales[4])
+    return total
 
 
 def evaluate(state: State, seat: int, rival: str = "mean") -> float:
@@ -166,7 +189,7 @@ def evaluate(state: State, seat: int, rival: str = "mean") -> float:
         return -1.0  # out of the game (3+ players): nothing left to win
     if rival == "leader" and state.players > 2:
         return evaluate_all(state, rival)[seat]
-    return _squash(terms(state, seat))
+    return SCALE * _tanh(_weighted(_quantities(state), _scales(state), seat, state.alive))
 
 
 def material(state: State, seat: int) -> float:
@@ -179,14 +202,13 @@ def material(state: State, seat: int) -> float:
     """
     if state.is_over:
         return state.returns()[seat]
-    if not state.alive[seat]:
+    alive = state.alive
+    if not alive[seat]:
         return -1.0
-    named = _terms(_counts(state), _scales(state), seat, state.alive)  # (not the turns to come)
-    return SCALE * math.tanh(W_LIFE * named["life"] + W_FLAGS * named["flags"])
-
-
-def _squash(named: dict[str, float]) -> float:
-    return SCALE * math.tanh(sum(WEIGHTS[name] * value for name, value in named.items()))
+    lives, flags = _counts(state)  # (not the turns to come)
+    scales = _scales(state)
+    return SCALE * _tanh(W_LIFE * (_diff(lives, seat, alive) / scales[0])
+                             + W_FLAGS * (_diff(flags, seat, alive) / scales[1]))
 
 
 def evaluate_all(state: State, rival: str = "mean") -> list[float]:
@@ -201,14 +223,22 @@ def evaluate_all(state: State, rival: str = "mean") -> list[float]:
     if state.is_over:
         return state.returns()
     quantities, scales, alive = _quantities(state), _scales(state), state.alive
-    if rival == "leader" and state.players > 2:
-        factors = [(WEIGHTS[name], scales[name], values) for name, values in quantities.items()]
-        strength = [sum(w * values[p] / s for w, s, values in factors)
-                    for p in range(state.players)]
-        return [SCALE * math.tanh(_diff(strength, p, alive, max)) if alive[p] else -1.0
-                for p in range(state.players)]
-    return [_squash(_terms(quantities, scales, p, alive)) if alive[p] else -1.0
-            for p in range(state.players)]
+    players = state.players
+    if rival == "leader" and players > 2:
+        life, flags, supply, heads, soon = quantities
+        strength = [0.0] * players
+        for p in range(players):
+            total = 0.0  # (added in TERMS' order, from 0, as sum() adds)
+            total += W_LIFE * life[p] / scales[0]
+            total += W_FLAGS * flags[p] / scales[1]
+            total += W_SUPPLY * supply[p] / scales[2]
+            total += W_HEADS * heads[p] / scales[3]
+            total += W_SOON * soon[p] / scales[4]
+            strength[p] = total
+        return [SCALE * _tanh(_lead(strength, p, alive)) if alive[p] else -1.0
+                for p in range(players)]
+    return [SCALE * _tanh(_weighted(quantities, scales, p, alive)) if alive[p] else -1.0
+            for p in range(players)]
 
 
 class LearnedJudge:

@@ -500,6 +500,8 @@ class CardType:
     # changes the position (C4): Memory and copies run other commands, and two steps that
     # reverse or rotate the same things may undo each other.
     composite: bool = field(init=False)
+    # True when a step damages a chosen player (Bug, ForkBomb): a turn on this card is a hit.
+    hurts: bool = field(init=False)
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
         """A built-in card pickles as a reference and reads back as the very same object: a
@@ -519,6 +521,7 @@ class CardType:
         undoable = [p for p in prims if p.undoable]
         object.__setattr__(self, "composite", any(p.runs_others for p in prims)
                            or len(undoable) > len(set(undoable)))
+        object.__setattr__(self, "hurts", any(p.hurts_chosen for p in prims))
 
     @property
     def heals(self) -> bool:
