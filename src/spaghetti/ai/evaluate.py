@@ -121,7 +121,7 @@ def _quantities(state: State) -> list[list[float]]:
     """Each term's quantity for every seat (TERMS' order), before the differences: computed
     once a position, however many seats are judged. (The hot path of every search: it reads
     the flag codes of the queues directly.)"""
-    players = state.players
+    players = len(state.alive)  # (a list's length: state.players is the game's, looked up)
     heads = [0.0] * players
     for queue in state.queues:
         if queue:
@@ -143,7 +143,7 @@ def _counts(state: State) -> tuple[list[float], list[float]]:
     """Lives and flags of every seat: the quantities a beginner counts (``material``)."""
     alive = state.alive
     lives = [float(max(life, 0)) if alive[p] else 0.0 for p, life in enumerate(state.lives)]
-    flags = [float(state.on_board[p] + state.hand[p]) for p in range(state.players)]
+    flags = [float(state.on_board[p] + state.hand[p]) for p in range(len(alive))]
     return lives, flags
 
 
@@ -223,7 +223,7 @@ def evaluate_all(state: State, rival: str = "mean") -> list[float]:
     if state.is_over:
         return state.returns()
     quantities, scales, alive = _quantities(state), _scales(state), state.alive
-    players = state.players
+    players = len(alive)
     if rival == "leader" and players > 2:
         life, flags, supply, heads, soon = quantities
         strength = [0.0] * players

@@ -29,7 +29,7 @@ import math
 import random
 import time
 from collections.abc import Iterable
-from typing import Any, Callable, cast
+from typing import Any, Callable, Final, cast
 
 from ..core import notation as N
 from ..core.draws import shuffle
@@ -40,11 +40,11 @@ from .evaluate import evaluate_all, every_seat
 
 DEFAULT_ITERATIONS = 1000
 PLAYOUT_CAP = 200
-P_RUN = 0.8
+P_RUN: Final = 0.8  # (Final: a C number in compiled code, not a look-up a decision)
 #: With the learned evaluation, how many decisions a playout plays before the network judges
 #: (docs/performance.md: at 1,000 iterations 10 scored 82 % against playouts alone, 0 scored 60 %).
 JUDGED_AFTER = 10
-P_HURT_OTHER = 0.9
+P_HURT_OTHER: Final = 0.9
 
 
 class Node:
