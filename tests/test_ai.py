@@ -544,6 +544,13 @@ def test_evaluation_sums_its_weighted_terms_in_order_to_the_last_bit():
     # against the mean, SCALE * tanh of the weighted terms added in order; against the
     # leader, each seat's weighted quantities added in order, minus the largest other's.
     from spaghetti.ai.evaluate import SCALE, TERMS, WEIGHTS, _quantities, _scales
+
+    def added(values):  # one after the other (sum() of floats compensates from Python 3.12)
+        total = 0.0
+        for value in values:
+            total += value
+        return total
+
     rng = random.Random(11)
     checked = 0
     for players in (2, 3, 4, 5):
@@ -552,14 +559,14 @@ def test_evaluation_sums_its_weighted_terms_in_order_to_the_last_bit():
             while not state.is_over:
                 if not state.is_chance:
                     alive = state.alive
-                    mean = [SCALE * math.tanh(sum(WEIGHTS[name] * value for name, value
-                                                  in terms(state, p).items()))
+                    mean = [SCALE * math.tanh(added(WEIGHTS[name] * value for name, value
+                                                    in terms(state, p).items()))
                             if alive[p] else -1.0 for p in range(players)]
                     assert evaluate_all(state) == mean
                     assert [evaluate(state, p) for p in range(players)] == mean
                     quantities, scales = _quantities(state), _scales(state)
-                    strength = [sum(WEIGHTS[name] * quantities[k][p] / scales[k]
-                                    for k, name in enumerate(TERMS)) for p in range(players)]
+                    strength = [added(WEIGHTS[name] * quantities[k][p] / scales[k]
+                                      for k, name in enumerate(TERMS)) for p in range(players)]
                     leader = [SCALE * math.tanh(strength[p] - max(
                         strength[o] for o in range(players) if o != p and alive[o]))
                         if alive[p] and sum(alive) > 1 else (SCALE * math.tanh(0.0)

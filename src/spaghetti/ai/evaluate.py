@@ -163,7 +163,7 @@ def terms(state: State, seat: int) -> dict[str, float]:
 def _weighted(quantities: list[list[float]], scales: list[float], seat: int,
               alive: list[bool]) -> float:
     """The weighted sum of ``seat``'s terms, each against the mean of the others."""
-    total = 0.0  # (added in TERMS' order, from 0, as sum() adds)
+    total = 0.0  # (in TERMS' order, one after the other, as sum() added them until 3.12)
     total += W_LIFE * (_diff(quantities[0], seat, alive) / scales[0])
     total += W_FLAGS * (_diff(quantities[1], seat, alive) / scales[1])
     total += W_SUPPLY * (_diff(quantities[2], seat, alive) / scales[2])
@@ -228,7 +228,7 @@ def evaluate_all(state: State, rival: str = "mean") -> list[float]:
         life, flags, supply, heads, soon = quantities
         strength = [0.0] * players
         for p in range(players):
-            total = 0.0  # (added in TERMS' order, from 0, as sum() adds)
+            total = 0.0  # (in TERMS' order, one after the other, as sum() added them until 3.12)
             total += W_LIFE * life[p] / scales[0]
             total += W_FLAGS * flags[p] / scales[1]
             total += W_SUPPLY * supply[p] / scales[2]
