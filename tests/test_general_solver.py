@@ -86,6 +86,39 @@ def test_general_solver_value_is_the_best_of_its_childrens_values_on_every_game(
     assert checked >= 2, name
 
 
+class _WholeSetKeys(GeneralSolver):
+    """The solver keyed by the set of seen positions itself, as it was before the signature."""
+
+    @staticmethod
+    def _key(state):
+        return state.position_key(), state.seen_positions
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_general_solver_keyed_by_the_seen_signature_searches_as_by_the_whole_set(name):
+    """The table keys a history by its signature: the same values, and the same positions
+    searched to reach them, as keyed by the set of seen positions itself (a budget of
+    positions then ends a proof at the same place)."""
+    game, late = GAMES[name]
+    compared = 0
+    for seed in range(12):
+        state = play_until(game, seed, late, games=3)
+        if state is None:
+            continue
+        results = []
+        for solver in (GeneralSolver(seat=0, max_nodes=3000),
+                       _WholeSetKeys(seat=0, max_nodes=3000)):
+            try:
+                results.append((solver.value(state), solver.nodes, len(solver.exact)))
+            except Timeout:
+                results.append(("open", solver.nodes, len(solver.exact)))
+        assert results[0] == results[1], name
+        compared += 1
+        if compared == 3:
+            break
+    assert compared >= 2, name
+
+
 def test_general_solver_agrees_with_the_level1_solver():
     compared = 0
     for seed in range(40):
@@ -113,6 +146,7 @@ class CoinGame:
     def __init__(self, p: float, stage: str = "choose"):
         self.p, self.stage = p, stage
         self.seen_positions: frozenset = frozenset()
+        self.seen_signature = 0  # (the signature of no positions seen)
         self.to_move = 0
         self.winner = None
 

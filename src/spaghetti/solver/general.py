@@ -18,7 +18,11 @@ closes. Closed intervals are exact whatever the depth, so they are kept between 
 **Repetition (C9)** needs no special care: a child is the engine's own copy, with the positions
 seen in its epoch, and the engine ends the game at a repetition exactly as in play. The table of
 exact values is keyed on the position *and* that set of seen positions, so a value never leaks
-to a path on which another position would count as repeated.
+to a path on which another position would count as repeated. The set is keyed by its 64-bit
+signature (:attr:`~spaghetti.core.state.State.seen_signature`, which copies keep up to date), as
+the alpha-beta search's table is: equal sets have equal signatures, and two different ones share
+one with odds of 2**-64. Building the set whole at every position had been more than half of a
+proof's time (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -54,8 +58,8 @@ class GeneralSolver(Limited):
         self.on_progress = on_progress
         self.max_depth = max_depth
         self.max_nodes = max_nodes  # a budget of positions: past it, Timeout (deterministic)
-        self.exact: dict = {}  # (position, seen) -> value
-        self.best: dict = {}  # (position, seen) -> the action that did best last iteration
+        self.exact: dict = {}  # (position, seen's signature) -> value
+        self.best: dict = {}  # the same key -> the action that did best last iteration
         self.nodes = 0
         self.depth = 0
 
@@ -105,7 +109,7 @@ class GeneralSolver(Limited):
 
     @staticmethod
     def _key(state):
-        return state.position_key(), state.seen_positions
+        return state.position_key(), state.seen_signature
 
     def _known(self, state) -> float | None:
         if state.is_over:
