@@ -48,17 +48,22 @@ GAMES = {
 }
 
 
+def late_states(name: str):
+    """The late positions of GAMES[name] that random games reach, a seed at a time."""
+    game, late = GAMES[name]
+    for seed in range(12):
+        state = play_until(game, seed, late, games=3)
+        if state is not None:
+            yield state
+
+
 @pytest.mark.parametrize("name", list(GAMES))
 def test_general_solver_value_is_the_best_of_its_childrens_values_on_every_game(name):
     """Bellman's equation, with each child solved by a fresh solver (no shared table): the
     value of a decision is the best of its options' values for the seat to move (the worst
     for the others), at a chance event the average by probability."""
-    game, late = GAMES[name]
     checked = 0
-    for seed in range(12):
-        state = play_until(game, seed, late, games=3)
-        if state is None:
-            continue
+    for state in late_states(name):
         before = state.position_key()
         try:
             value = GeneralSolver(seat=0, time_limit=1).value(state)
@@ -99,12 +104,8 @@ def test_general_solver_keyed_by_the_seen_signature_searches_as_by_the_whole_set
     """The table keys a history by its signature: the same values, and the same positions
     searched to reach them, as keyed by the set of seen positions itself (a budget of
     positions then ends a proof at the same place)."""
-    game, late = GAMES[name]
     compared = 0
-    for seed in range(12):
-        state = play_until(game, seed, late, games=3)
-        if state is None:
-            continue
+    for state in late_states(name):
         results = []
         for solver in (GeneralSolver(seat=0, max_nodes=3000),
                        _WholeSetKeys(seat=0, max_nodes=3000)):

@@ -71,12 +71,6 @@ static double output(const double *acc, const float *bias, const float *out, Py_
     return tanh(total);
 }
 
-/* Each seat's first-layer sums (``acc``, h doubles holding whole numbers of 2**-24) brought
-   from the observation ``seen`` (n bytes) to ``x``: each seat adds its row (``w``: int32, n rows
-   of h, each weight times 2**24) of every feature that changed, times the change; ``seen``
-   becomes ``x``. Every partial sum is one of some observation's sums, below 2**53 in size
-   (ValueNet.exact_sums), so each product and sum is exact and equals the integer one; as
-   doubles the compiler adds them two or four at a time. */
 /* (A one-hot feature changes by one: its row added or taken off without a product.) */
 #define ADD_ROW(OP)                                                                       \
     for (Py_ssize_t s = 0; s < seats; s++) {                                              \
@@ -86,7 +80,13 @@ static double output(const double *acc, const float *bias, const float *out, Py_
             a[j] OP;                                                                      \
     }
 
-/* (Built twice where the compiler can: for processors with AVX2, four sums an instruction,
+/* Each seat's first-layer sums (``acc``, h doubles holding whole numbers of 2**-24) brought
+   from the observation ``seen`` (n bytes) to ``x``: each seat adds its row (``w``: int32, n rows
+   of h, each weight times 2**24) of every feature that changed, times the change; ``seen``
+   becomes ``x``. Every partial sum is one of some observation's sums, below 2**53 in size
+   (ValueNet.exact_sums), so each product and sum is exact and equals the integer one; as
+   doubles the compiler adds them two or four at a time.
+   (Built twice where the compiler can: for processors with AVX2, four sums an instruction,
    and for any; the loader picks one. The sums are exact either way, so the same.) */
 #if defined(__GNUC__) && defined(__x86_64__) && defined(__GLIBC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
