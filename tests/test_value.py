@@ -109,6 +109,24 @@ def test_weights_not_of_half_precision_are_summed_whole():
     assert evaluate(state, 1) == SCALE * small_net(1502).value_raw(raw(state, 1))
 
 
+def test_a_bias_is_exact_by_its_lowest_bit_and_ships_on_the_weights_grid(tmp_path):
+    # A unit's sums start at its bias: a bias of a millionth with all its 24 bits set would
+    # make large sums round, one whose low bits are clear does not, and saving puts every
+    # bias on the weights' grid of 2**-24 (moving it by at most 2**-25).
+    net = small_net(1502)
+    net.w1 = np.full_like(net.w1, 2.0 ** -4)  # (a unit's sum up to 99 * 1502 / 16)
+    net.b1[:] = np.float32(2.0 ** -20 * (1 + 2.0 ** -10))  # (its lowest bit: 2**-30)
+    assert net.exact_sums()
+    net.b1[0] = np.float32(2.0 ** -20 * (1 + 2.0 ** -23))  # (2**-43)
+    assert not net.exact_sums()
+    path = tmp_path / "w.npz"
+    net.save(path)
+    saved = ValueNet.load(path)
+    assert saved.exact_sums()
+    assert np.max(np.abs(saved.b1 - net.b1)) <= 2.0 ** -25
+    assert np.array_equal(saved.b1 * 2.0 ** 24, np.round(saved.b1 * 2.0 ** 24))
+
+
 def test_a_self_play_game_still_on_at_the_cap_ends_by_the_tie_break(monkeypatch):
     """With four players a seat behind on C9's tie-break can keep every position new for
     hours; self-play stops at a cap and labels the game as a stalemate declared there."""

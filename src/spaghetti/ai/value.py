@@ -112,9 +112,12 @@ class ValueNet:
         if not np.array_equal(scaled, np.round(scaled)) or np.abs(scaled).max() >= 2.0 ** 31:
             return False
         bias = np.abs(self.b1.astype(np.float32).astype(np.float64))
-        # A float32 bias in [2**e, 2**(e+1)) is a multiple of 2**(e-23) (zero: of anything).
-        with np.errstate(divide="ignore"):
-            grid = np.minimum(np.where(bias > 0, np.floor(np.log2(bias)) - 23, -24), -24)
+        # Each bias is a multiple of its lowest bit set (a float32 holds 24 bits; zero is a
+        # multiple of anything); the sums' grid is the finer of it and the weights' 2**-24.
+        mantissa, exponent = np.frexp(bias)
+        whole = (mantissa * 2.0 ** 24).astype(np.int64)
+        lowest = np.log2(np.maximum(whole & -whole, 1))
+        grid = np.minimum(np.where(whole > 0, exponent - 24 + lowest, 0), -24)
         bound = bias + LIMIT * np.abs(scaled).sum(axis=1) * 2.0 ** -24
         return bool(np.all(bound < 2.0 ** (53 + grid)))
 
@@ -170,9 +173,13 @@ class ValueNet:
                             self.b2, SCALE, _kernel_all, rotated)
 
     def save(self, path: Path) -> None:
+        """Writes the weights: the first layer in half precision and its biases on the same
+        grid of 2**-24, so that a search adds only what changed (:meth:`exact_sums`); a bias
+        of a millionth off that grid would make a unit's sums round."""
         path.parent.mkdir(parents=True, exist_ok=True)
+        b1 = (np.round(self.b1.astype(np.float64) * 2.0 ** 24) * 2.0 ** -24).astype(np.float32)
         with path.open("wb") as out:
-            np.savez_compressed(out, w1=self.w1.astype(np.float16), b1=self.b1,
+            np.savez_compressed(out, w1=self.w1.astype(np.float16), b1=b1,
                                 w2=self.w2, b2=np.array([self.b2]),
                                 meta=np.array(json.dumps(self.meta, sort_keys=True)))
 
