@@ -176,6 +176,16 @@ def test_verify_replays_saved_games_and_names_those_that_play_otherwise(tmp_path
                    workers=1)["a"]) == 6  # a superseded file still reads
 
 
+def test_verify_replays_the_shortest_game_of_each_stretch_of_the_file():
+    from spaghetti.lab.runner import _spread_shortest
+
+    games = [("a", {"i": i, "decisions": d}) for i, d in enumerate([90, 40, 70, 80, 30, 60, 50])]
+    assert [g["i"] for _, g in _spread_shortest(games, 2)] == [1, 4]
+    assert [g["i"] for _, g in _spread_shortest(games, 3)] == [1, 2, 4]
+    assert _spread_shortest(games, 10) == games
+    assert _spread_shortest([], 3) == []
+
+
 @pytest.mark.slow  # (a game of normal players at level 3 takes seconds)
 def test_the_published_results_still_stand_or_say_they_are_superseded():
     import pathlib

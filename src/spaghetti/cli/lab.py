@@ -251,7 +251,8 @@ def publish_command(folder: str, only: str, out_dir: str, readme: str, workers: 
 @lab.command("verify")
 @click.argument("results", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
 @click.option("--sample", type=click.IntRange(1, 100_000), default=5, show_default=True,
-              help="Games of each result to replay, spread over the file.")
+              help="Games of each result to replay, spread over the file (of each stretch, "
+                   "the one of fewest decisions).")
 def verify_command(results: tuple[str, ...], sample: int) -> None:
     """Replay a sample of each RESULTS file's saved games (OUT/NAME.jsonl) with this version of
     the code, and say whether they still play the same. A result marked superseded is named and
