@@ -366,7 +366,7 @@ def test_solve_out_of_memory_anyway_is_one_line(tmp_path, monkeypatch):
         "give a smaller --table-mb")
 
 
-def _quick_solve_one(program, time_limit=None, table_mb=None, tables=None):
+def _quick_solve_one(program, time_limit=None, table_mb=None, tables=None, order="round_robin"):
     """A stand-in for level1.solve_one that pool workers can unpickle."""
     from spaghetti.solver import level1
     return {"program": level1.program_id(program), "status": "solved", "winner": 0,
@@ -483,7 +483,7 @@ def test_solve_level1_says_why_a_program_asked_for_is_not_solved(tmp_path, monke
     from spaghetti.solver import level1
     calls = []
 
-    def fake(program, time_limit=None, table_mb=None, tables=None):
+    def fake(program, time_limit=None, table_mb=None, tables=None, order="round_robin"):
         calls.append(program)
         return {"program": level1.program_id(program), "status": "solved", "winner": 0,
                 "seconds": 0.1, "nodes": 1, "line": ["place 0"]}

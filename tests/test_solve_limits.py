@@ -54,7 +54,7 @@ def needs_c_core():
         pytest.skip("the C search is not built")
 
 
-def _quick_solve_one(program, time_limit=None, table_mb=None, tables=None):
+def _quick_solve_one(program, time_limit=None, table_mb=None, tables=None, order="round_robin"):
     """A stand-in for level1.solve_one that pool workers can unpickle."""
     return {"program": level1.program_id(program), "status": "solved", "winner": 0,
             "seconds": 0.0, "nodes": 1, "line": ["place 0"]}

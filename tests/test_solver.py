@@ -94,12 +94,16 @@ def test_fast_model_matches_the_engine_turn_by_turn():
     assert checked > 300
 
 
-def test_fast_model_start_of_execution_matches_the_engine():
+@pytest.mark.parametrize("order", ["round_robin", "snake"])
+def test_fast_model_start_of_execution_matches_the_engine(order):
+    from spaghetti.solver.level1 import placement_seats
+
     rng = random.Random(5)
     for program in PROGRAMS:
         for _ in range(10):
-            state = spaghetti.new_game(level=1, program=program)
-            model = Model(program)
+            state = spaghetti.new_game(level=1, program=program,
+                                       options={"placement_order": order})
+            model = Model(program, placement_seats(order))
             ppos = model.start()
             while state.phase == "placement":
                 moves = dict(model.place_moves(ppos))
@@ -391,7 +395,7 @@ def test_level1_results_file_resumes_and_makes_markdown(tmp_path, monkeypatch):
     from spaghetti.solver import level1
     calls = []
 
-    def fake(program, time_limit=None, table_mb=None, tables=None):
+    def fake(program, time_limit=None, table_mb=None, tables=None, order="round_robin"):
         calls.append(program)
         return {"program": level1.program_id(program), "status": "solved",
                 "winner": len(calls) % 2, "seconds": 0.1, "nodes": 1, "line": ["place 0"]}
@@ -414,6 +418,43 @@ def test_level1_results_file_resumes_and_makes_markdown(tmp_path, monkeypatch):
     assert "hands the game to B" in md
 
 
+def test_level1_snake_placement_order_is_solved_in_a_results_file_of_its_own(tmp_path,
+                                                                              monkeypatch):
+    from click.testing import CliRunner
+
+    from spaghetti.cli.main import cli
+    from spaghetti.solver import level1
+
+    assert level1.placement_seats("snake") == (0, 1, 1, 0, 0, 1, 1, 0)
+    assert level1.placement_seats() == (0, 1) * 4
+    orders = []
+
+    def fake(program, time_limit=None, table_mb=None, tables=None, order="round_robin"):
+        orders.append(order)
+        return {"program": level1.program_id(program), "status": "solved", "winner": 1,
+                "seconds": 0.1, "nodes": 1, "line": ["place 0"]}
+
+    monkeypatch.setattr(level1, "solve_one", fake)
+    path = str(tmp_path / "snake.json")
+    level1.run(path, workers=1, limit=2, order="snake")
+    assert orders == ["snake", "snake"]
+    data = level1.load(path, "snake")
+    assert level1.order_of(data) == "snake" and list(data)[-1] == "results"
+    with pytest.raises(ValueError, match="placement order snake, not round_robin"):
+        level1.load(path, "round_robin")
+    out = CliRunner().invoke(cli, ["solve-level1", "--output", path, "--limit", "1"])
+    assert out.exit_code != 0 and "give --placement-order snake" in out.output
+    assert "Traceback" not in out.output
+    md = level1.markdown(data)
+    assert md.startswith("# Level 1 with the snake placement order: 2 of 120 programs solved")
+    assert "seats 0, 1, 1, 0, 0, 1, 1, 0" in md and "--placement-order snake" in md
+    assert "the first player wins 0 and the second player 2." in " ".join(md.split())
+    assert "level1-open.md" not in md  # (the open programs' parts are the round robin's)
+    # a table of one order is never taken up by a solve of the other
+    assert level1.table_path("t", level1.CARDS, 64, "snake") != level1.table_path(
+        "t", level1.CARDS, 64)
+
+
 def test_level1_runs_sharing_a_file_keep_each_others_results(tmp_path, monkeypatch):
     """Two runs on one results file, each given its programs: a result saved by the other run
     after this one read the file survives, and a later timeout never replaces a proof."""
@@ -423,7 +464,7 @@ def test_level1_runs_sharing_a_file_keep_each_others_results(tmp_path, monkeypat
     other = {"program": level1.program_id(b), "status": "solved", "winner": 1, "seconds": 1.0,
              "nodes": 1, "line": ["place 0"]}
 
-    def fake(program, time_limit=None, table_mb=None, tables=None):
+    def fake(program, time_limit=None, table_mb=None, tables=None, order="round_robin"):
         level1.merge(path, other)  # the other run finishes while this one searches
         return {"program": level1.program_id(program), "status": "timeout", "seconds": 0.1,
                 "time_limit": time_limit}
@@ -446,7 +487,7 @@ def test_level1_run_skips_a_program_another_run_did_meanwhile(tmp_path, monkeypa
     a, b, c = level1.programs()[:3]
     calls, seen = [], []
 
-    def fake(program, time_limit=None, table_mb=None, tables=None):
+    def fake(program, time_limit=None, table_mb=None, tables=None, order="round_robin"):
         calls.append(program)
         if program == a:  # meanwhile another run proves b
             level1.merge(path, {"program": level1.program_id(b), "status": "solved",
@@ -530,7 +571,7 @@ def test_saved_table_of_another_program_is_refused(tmp_path):
     assert again.value(a.start()) == winner and again.nodes == 0  # proven already: no search
 
 
-def _quick_solve_one(program, time_limit=None, table_mb=None, tables=None):
+def _quick_solve_one(program, time_limit=None, table_mb=None, tables=None, order="round_robin"):
     """A stand-in for level1.solve_one that pool workers can unpickle."""
     from spaghetti.solver import level1
     return {"program": level1.program_id(program), "status": "solved", "winner": 1,
@@ -554,7 +595,7 @@ def test_cli_solve_level1_program_option(tmp_path, monkeypatch):
     from spaghetti.solver import level1
     calls = []
 
-    def fake(program, time_limit=None, table_mb=None, tables=None):
+    def fake(program, time_limit=None, table_mb=None, tables=None, order="round_robin"):
         calls.append((program, tables))
         return {"program": level1.program_id(program), "status": "solved", "winner": 0,
                 "seconds": 0.1, "nodes": 1, "line": ["place 0"]}

@@ -14,12 +14,15 @@ import click
 from click.core import ParameterSource
 from rich.console import Console
 
+from ..core.options import OPTIONS
 from ..errors import SetupError, SpaghettiError
 from . import common
 from .common import (Seconds, check_table_mb, command_started, data_folder, parse_program,
                      read_record_data)
 
 PLAYER_NAMES = ("seat 0 (first player)", "seat 1 (second player)")
+#: The placement orders of the option (the rulebook's first), which the level-1 solver models.
+PLACEMENT_ORDERS: tuple[str, ...] = OPTIONS["placement_order"].values
 
 
 def _given(name: str) -> bool:
@@ -202,9 +205,13 @@ def _undecided(exc, time_limit: float, seat: int, as_json: bool) -> None:
 @click.option("--markdown", "md_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the table and discussion (docs/solved/level1.md) from the results "
                    "to this file (its folder must exist).")
+@click.option("--placement-order", "order", type=click.Choice(PLACEMENT_ORDERS),
+              default=PLACEMENT_ORDERS[0], show_default=True,
+              help="The option placement_order: the rulebook's round robin, or the snake order "
+                   "of the designer's notes (a balancing rule). A results file holds one.")
 def solve_level1(output: str | None, workers: int | None, time_limit: float, limit: int | None,
                  retry: bool, ray_address: str | None, table_mb: int, only: tuple[str, ...],
-                 tables: str | None, md_path: str | None) -> None:
+                 tables: str | None, md_path: str | None, order: str) -> None:
     """Level 1 solved: the winner from the empty board for each of the 120 programs.
 
     Resumable: each result is saved as soon as it is found, and a run skips the programs
@@ -216,6 +223,7 @@ def solve_level1(output: str | None, workers: int | None, time_limit: float, lim
       spaghetti solve-level1 --limit 4 --time-limit 300
       spaghetti solve-level1 --output level1.json --markdown level1.md --limit 0
       spaghetti solve-level1 --retry --program Bug,ForkBomb,AddFlag,MoveFlag,RemoveFlag
+      spaghetti solve-level1 --placement-order snake --output level1-snake.json
     """
     from ..solver import level1
 
@@ -235,9 +243,10 @@ def solve_level1(output: str | None, workers: int | None, time_limit: float, lim
     if output is None:  # spaghetti's own folder of user data: made if need be
         folder = data_folder()
         os.makedirs(folder, exist_ok=True)
-        output = os.path.join(folder, "level1.json")
+        name = "level1" if order == level1.ROUND_ROBIN else f"level1-{order}"
+        output = os.path.join(folder, f"{name}.json")
     try:
-        data = level1.load(output)
+        data = level1.load(output, order)
     except (ValueError, json.JSONDecodeError) as exc:
         text = str(exc)
         raise SpaghettiError(text if text.startswith(f"{output}: ") else f"{output}: {text}") \
@@ -294,7 +303,7 @@ def solve_level1(output: str | None, workers: int | None, time_limit: float, lim
             try:
                 data = level1.run(output, workers, time_limit, limit, retry, ray_address,
                                   on_result, table_mb, chosen, tables,
-                                  on_progress if console.is_terminal else None)
+                                  on_progress if console.is_terminal else None, order)
             except RuntimeError as exc:
                 raise SpaghettiError(str(exc)) from None
             except MemoryError:
@@ -308,8 +317,10 @@ def solve_level1(output: str | None, workers: int | None, time_limit: float, lim
                f"second player wins {s['second']}, open {s['timeouts']} (results in {output})")
     if md_path:
         from ..lab import level1_check
+        # (The check by play is of the rulebook's order.)
         check = level1_check.summary(os.path.join(os.path.dirname(os.path.abspath(output)),
-                                                  "level1-check.jsonl"))
+                                                  "level1-check.jsonl")) \
+            if order == level1.ROUND_ROBIN else None
         with open(md_path, "w", encoding="utf-8") as f:
             f.write(level1.markdown(data, check))
 

@@ -1,5 +1,6 @@
 """Level 1 solved: the winner under perfect play from the empty board for each of the 120
-orders of the five level-1 cards (2 players, the rulebook's options).
+orders of the five level-1 cards (2 players, the rulebook's options; or with the snake placement
+order of the designer's notes, a balancing rule, in a results file of its own).
 
 The job is resumable: results go to a JSON file one program at a time (written atomically), and a
 run skips the programs already there. Several runs may share one file (say, one per machine, each
@@ -25,6 +26,16 @@ from ..errors import too_many_digits
 CARDS = ("AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb")
 FORMAT = "spaghetti-level1-solved/1"
 TABLE_MB = 2048  #: the search table of each worker, in megabytes
+#: The rulebook's placement order, and the one a results file holds where it names none.
+ROUND_ROBIN = "round_robin"
+
+
+def placement_seats(order: str = ROUND_ROBIN) -> tuple[int, ...]:
+    """The seat of each of the eight placements under the option ``placement_order`` (the
+    game's own rule: ``Game.placement_order``); SetupError for an order the game has not."""
+    from ..core.game import Game
+
+    return Game(level=1, players=2, options={"placement_order": order}).placement_order
 
 
 def programs() -> list[tuple[str, ...]]:
@@ -36,18 +47,21 @@ def program_id(program) -> str:
     return ",".join(program)
 
 
-def table_path(tables: str, program, table_mb: int) -> str:
+def table_path(tables: str, program, table_mb: int, order: str = ROUND_ROBIN) -> str:
     """Where a program's search table of ``table_mb`` is kept in the folder ``tables``: one name
-    for every tool that saves or takes up a table (``solve-level1``, the post-placement runs)."""
-    return os.path.join(tables, f"{program_id(program)}.{table_mb}mb.table")
+    for every tool that saves or takes up a table (``solve-level1``, the post-placement runs);
+    another placement order's tables are named apart."""
+    apart = "" if order == ROUND_ROBIN else f".{order}"
+    return os.path.join(tables, f"{program_id(program)}{apart}.{table_mb}mb.table")
 
 
-def take_up_table(solver, tables: str | None, program, table_mb: int) -> str | None:
+def take_up_table(solver, tables: str | None, program, table_mb: int,
+                  order: str = ROUND_ROBIN) -> str | None:
     """Where ``solver`` keeps its table in the folder ``tables`` (None: no folder, or a backend
     that keeps none), having loaded the table an earlier run left there, if any."""
     if tables is None or solver.backend != "c":
         return None
-    path = table_path(tables, program, table_mb)
+    path = table_path(tables, program, table_mb, order)
     if os.path.exists(path):
         solver.load_table(path)
     return path
@@ -65,9 +79,11 @@ report: Callable[[int], object] | None = None
 
 
 def solve_one(program, time_limit: float | None = None, table_mb: int = TABLE_MB,
-              tables: str | None = None) -> dict:
+              tables: str | None = None, order: str = ROUND_ROBIN) -> dict:
     """Solve one program from the empty board: a JSON-ready result (status ``solved`` with the
     winner and principal line, or ``timeout`` with the positions searched).
+
+    ``order``: the option ``placement_order`` (``round_robin``, the rulebook's, or ``snake``).
 
     ``time_limit``: seconds from the call, taking up a saved table included.
     ``tables``: a folder where an attempt that runs out of time (or is interrupted) leaves its
@@ -78,13 +94,13 @@ def solve_one(program, time_limit: float | None = None, table_mb: int = TABLE_MB
     from .search import Solver, Timeout
 
     start = time.monotonic()
-    model = Model(program)
+    model = Model(program, placement_seats(order))
     hook = report
     solver = Solver(model, table_mb=table_mb,
                     on_progress=None if hook is None else lambda s: hook(s.nodes))
     if time_limit is not None:
         solver.deadline = start + time_limit
-    saved = take_up_table(solver, tables, program, table_mb)
+    saved = take_up_table(solver, tables, program, table_mb, order)
     try:
         winner, line = solver.principal_line(model.start())
     except (Timeout, KeyboardInterrupt) as exc:
@@ -102,10 +118,15 @@ def solve_one(program, time_limit: float | None = None, table_mb: int = TABLE_MB
             "nodes": solver.nodes, "line": line}
 
 
-def load(path: str) -> dict:
-    """The results file as {"format", "results": {program: result}} (empty if absent)."""
+def load(path: str, order: str | None = None) -> dict:
+    """The results file as {"format", "results": {program: result}} (empty if absent), and
+    ``placement_order`` where it is not the rulebook's. ``order``: the placement order a run
+    solves, which a new file takes and a file of another order refuses (ValueError)."""
     if not os.path.exists(path):
-        return {"format": FORMAT, "players": 2, "level": 1, "results": {}}
+        data: dict = {"format": FORMAT, "players": 2, "level": 1}
+        if order not in (None, ROUND_ROBIN):
+            data["placement_order"] = order
+        return {**data, "results": {}}
     with open(path, encoding="utf-8") as f:
         try:
             data = json.load(f)
@@ -116,7 +137,16 @@ def load(path: str) -> dict:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise ValueError(f"{path}: not a level-1 results file (format {found!r})")
+    held = order_of(data)
+    if order is not None and held != order:
+        raise ValueError(f"{path}: its programs were solved with the placement order {held}, "
+                         f"not {order}: give --placement-order {held}, or another --output")
     return data
+
+
+def order_of(data: dict) -> str:
+    """The placement order of a results file's solves."""
+    return str(data.get("placement_order", ROUND_ROBIN))
 
 
 def save(path: str, data: dict) -> None:
@@ -139,13 +169,13 @@ def parse_program(text: str) -> tuple[str, ...]:
     return program
 
 
-def merge(path: str, result: dict) -> dict:
+def merge(path: str, result: dict, order: str = ROUND_ROBIN) -> dict:
     """Add one result to the file as it is now (other runs may have added theirs since this run
     read it), under a lock; a proof already there is kept over a timeout. Returns the data."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path + ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        data = load(path)
+        data = load(path, order)
         old = data["results"].get(result["program"])
         if old is not None and _attempt(old) == _attempt(result):
             return data  # this very attempt is already there
@@ -186,19 +216,20 @@ def todo(data: dict, retry_timeouts: bool = False, limit: int | None = None,
 def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int | None = None,
         retry_timeouts: bool = False, ray_address: str | None = None, on_result=None,
         table_mb: int = TABLE_MB, only=None, tables: str | None = None,
-        on_progress=None) -> dict:
+        on_progress=None, order: str = ROUND_ROBIN) -> dict:
     """Solve the programs not yet in ``path`` (with ``only``: of these programs), saving each
     result as it arrives. A local run looks at the file again before it starts each program
     and skips one that another run sharing the file has done since (``on_result`` gets it with
     status ``skipped``). ``on_progress(running)``, now and then in a local run: for each
     program being solved, ``(program, started, nodes)``: when it began (``time.monotonic()``)
-    and the positions searched so far."""
-    data = load(path)
+    and the positions searched so far. ``order``: the placement order solved, which the file
+    must hold (:func:`load`)."""
+    data = load(path, order)
     work = todo(data, retry_timeouts, limit, only)
 
     def record(result):
         nonlocal data
-        data = merge(path, result)
+        data = merge(path, result, order)
         if on_result is not None:
             on_result(result)
 
@@ -210,13 +241,13 @@ def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int
         return False
 
     if ray_address is not None:
-        _run_ray(work, time_limit, ray_address, record, table_mb, tables)
+        _run_ray(work, time_limit, ray_address, record, table_mb, tables, order)
     elif workers <= 1:
         for program in work:
             if still_to_do(program):
                 with _reporting(None if on_progress is None else
                                 _report_one(on_progress, program, time.monotonic())):
-                    result = solve_one(program, time_limit, table_mb, tables)
+                    result = solve_one(program, time_limit, table_mb, tables, order)
                 record(result)
     else:
         from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -235,7 +266,7 @@ def run(path: str, workers: int = 2, time_limit: float | None = None, limit: int
                         if program is None:
                             break
                         future = pool.submit(_solve_counted, i, program, time_limit,
-                                             table_mb, tables)
+                                             table_mb, tables, order)
                         running[future] = i, time.monotonic()
                     if not running:
                         break
@@ -283,13 +314,13 @@ def _solve_counted(index: int, program, *args) -> dict:
         return solve_one(program, *args)
 
 
-def _run_ray(work, time_limit, address, record, table_mb, tables) -> None:
+def _run_ray(work, time_limit, address, record, table_mb, tables, order) -> None:
     """The same job on a Ray cluster (``address`` "local" starts Ray on this machine)."""
     from ..ray_cluster import connect
 
     ray = connect(address)
     remote = ray.remote(solve_one)
-    pending = [remote.remote(p, time_limit, table_mb, tables) for p in work]
+    pending = [remote.remote(p, time_limit, table_mb, tables, order) for p in work]
     while pending:
         done, pending = ray.wait(pending, num_returns=1)
         record(ray.get(done[0]))
@@ -312,17 +343,27 @@ def markdown(data: dict, check: dict | None = None) -> str:
     """docs/solved/level1.md, generated from the results (and ``check``: the counts of the
     second check by play, :func:`spaghetti.lab.level1_check.summary`, if it has run)."""
     s = summary(data)
-    title = ("Level 1 solved" if s["solved"] == s["programs"] else
-             f"Level 1: {s['solved']} of {s['programs']} programs solved")
+    order = order_of(data)
+    snake = order != ROUND_ROBIN
+    name = f"level1-{order.replace('_', '-')}" if snake else "level1"
+    what = "Level 1 with the snake placement order" if snake else "Level 1"
+    title = (f"{what} solved" if s["solved"] == s["programs"] else
+             f"{what}: {s['solved']} of {s['programs']} programs solved")
+    rules = ("the snake placement order of the designer's notes, a balancing rule: seats "
+             + ", ".join(map(str, placement_seats(order)))
+             + "; otherwise the rulebook's options, automatic stalemate C9" if snake else
+             "rulebook options: round-robin placement, automatic stalemate C9")
+    given = f"--placement-order {order} " if snake else ""
     lines = [
         f"# {title}",
         "",
         "The winner under perfect play of Spaghetti Code level 1 with two players, from the "
-        "empty board, for each of the 120 orders of the five level-1 cards (rulebook options: "
-        "round-robin placement, automatic stalemate C9). Seat 0 places first. Generated by "
-        "`spaghetti solve-level1 --output docs/solved/level1.json --markdown "
-        "docs/solved/level1.md --limit 0` from "
-        "[level1.json](level1.json), which also holds a principal line for each program.",
+        f"empty board, for each of the 120 orders of the five level-1 cards ({rules}). Seat 0 "
+        f"places first. Generated by `spaghetti solve-level1 {given}--output "
+        f"docs/solved/{name}.json --markdown docs/solved/{name}.md --limit 0` from "
+        f"[{name}.json]({name}.json), which also holds a principal line for each program."
+        + (" [level1.md](level1.md) is the same with the rulebook's round robin." if snake
+           else ""),
         "",
         f"**Solved: {s['solved']} of {s['programs']} programs.** First player (seat 0) wins "
         f"{s['first']}, second player wins {s['second']}"
@@ -347,8 +388,10 @@ def markdown(data: dict, check: dict | None = None) -> str:
                      if r["status"] == "solved" and r["winner"] == 1)
     exceptions = (": " + "; ".join(p.replace(",", ", ") for p in seconds)) if seconds else ""
     so_far = "" if s["solved"] == s["programs"] else " so far"
+    claim = (SNAKE_CLAIM if snake else RULEBOOK_CLAIM).format(**s, exceptions=exceptions,
+                                                                so_far=so_far)
     lines += ["", "## Discussion", "",
-              DISCUSSION.format(**s, exceptions=exceptions, so_far=so_far), "",
+              DISCUSSION.format(**s, claim=claim, open_note="" if snake else OPEN_NOTE), "",
               "## What it means for the rules", "", rules_meaning(s, exceptions), ""]
     if check and check["games"]:
         lines += ["## A second check, by play", "", second_check(check, s["solved"]), ""]
@@ -452,10 +495,23 @@ chooser. Between players who do not know the table, A's best arrangement is one 
 player wins{exceptions}, against a B who takes first by habit."""
 
 
-DISCUSSION = """\
+RULEBOOK_CLAIM = """\
 The rulebook's claim (000: "レベル1では先手が有利", the first player has the advantage at level 1)
 is tested program by program: of the {solved} programs solved{so_far}, the first player wins
-{first} and the second player {second}{exceptions}. A program counts only once it is proven:
+{first} and the second player {second}{exceptions}."""
+
+SNAKE_CLAIM = """\
+The designer's notes propose the snake order (0, 1, 1, 0, ...) to even out the first player's
+edge, which under the rulebook's round robin wins nearly every program ([level1.md](level1.md)).
+With the snake order, of the {solved} programs solved{so_far}, the first player wins {first} and
+the second player {second}."""
+
+OPEN_NOTE = """ What is proven of them so far, position by position
+after the first placements, is in [level1-open.md](level1-open.md)
+(`python benchmarks/post_placement.py`)."""
+
+DISCUSSION = """\
+{claim} A program counts only once it is proven:
 the solver is exact (see architecture.md, "The exact solver": a proof-number search \
 over the whole game,
 placement included, whose table is keyed on each position and the history of its epoch, so the
@@ -469,9 +525,7 @@ The solved programs took a median of {median} s each and
 {seconds} s of one core.
 "Open" rows are programs whose proof did not finish within the time limit of the run that
 tried them; a later run with a larger limit (`--retry`), or more machines (`--ray`), picks them
-up, since the results file is resumable. What is proven of them so far, position by position
-after the first placements, is in [level1-open.md](level1-open.md)
-(`python benchmarks/post_placement.py`).
+up, since the results file is resumable.{open_note}
 
 Each principal line is the winner's proof line against the loser's stiffest resistance that
 the search met (the turn whose refutation took the most work), so it is a legal game that the
