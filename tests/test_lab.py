@@ -275,18 +275,21 @@ def test_the_exact_level1_results_say_who_wins_and_what_the_fair_first_rule_give
     assert result.exit_code == 0 and f"the first player wins {seats.first}" in result.output
 
 
-def test_lab_exact_reads_the_results_shipped_with_the_package_from_any_folder(tmp_path,
-                                                                             monkeypatch):
-    from spaghetti.lab.exact import SHIPPED, winners
+@pytest.mark.parametrize("order, name", [("round_robin", "level1"), ("snake", "level1-snake")])
+def test_lab_exact_reads_the_results_shipped_with_the_package_from_any_folder(
+        tmp_path, monkeypatch, order, name):
+    from spaghetti.lab.exact import shipped, winners
 
-    full = json.loads(open("docs/solved/level1.json", encoding="utf-8").read())
-    assert json.loads(SHIPPED.read_text(encoding="utf-8")) == winners(full), (
-        "write it again: python -m spaghetti.lab.exact docs/solved/level1.json")
-    expected = exact_seats(__import__("pathlib").Path("docs/solved/level1.json"))
+    full = json.loads(open(f"docs/solved/{name}.json", encoding="utf-8").read())
+    assert json.loads(shipped(order).read_text(encoding="utf-8")) == winners(full), (
+        f"write it again: python -m spaghetti.lab.exact docs/solved/{name}.json")
+    expected = exact_seats(__import__("pathlib").Path(f"docs/solved/{name}.json"))
+    assert expected.order == order and expected.programs == 120
     monkeypatch.chdir(tmp_path)  # outside the repository
-    assert exact_seats() == expected
-    result = CliRunner().invoke(cli, ["lab", "exact"])
-    assert result.exit_code == 0 and f"the first player wins {expected.first}" in result.output
+    assert exact_seats(shipped(order)) == expected
+    result = CliRunner().invoke(cli, ["lab", "exact", "--placement-order", order])
+    assert result.exit_code == 0 and f"the first player wins {expected.first}," in result.output
+    assert ("snake placement" in result.output) == (order == "snake")
 
 
 @pytest.mark.slow

@@ -19,11 +19,12 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
 from rich.table import Table
 
 from ..ai import LEVELS
+from ..core.options import OPTIONS
 from ..core.variants import VARIANTS
 from ..errors import SetupError
 from ..lab import experiment as spec
 from ..lab import publish, report, runner
-from ..lab.exact import exact_seats
+from ..lab.exact import exact_seats, shipped
 from ..lab.measures import seat_changes, seat_name, seat_wins, summary
 from .common import counted, parse_options, progress_lines, read_cards
 
@@ -331,14 +332,21 @@ def supersede_command(result: str, reason: str) -> None:
 @lab.command("exact")
 @click.option("--results", "path", type=click.Path(dir_okay=False), default=None,
               help="The solved level-1 results (default: those shipped with the package, from "
-                   "docs/solved/level1.json).")
-def exact_command(path: str | None) -> None:
+                   "docs/solved/level1.json, or level1-snake.json with --placement-order "
+                   "snake).")
+@click.option("--placement-order", "order", type=click.Choice(OPTIONS["placement_order"].values),
+              default=OPTIONS["placement_order"].default, show_default=True,
+              help="The results shipped for the rulebook's round robin, or for the snake order "
+                   "of the designer's 2009 notes (0, 1, 1, 0, ...).")
+def exact_command(path: str | None, order: str) -> None:
     """Seat advantage at level 1 under perfect play, from the exact solve, and what it means for
     the fair first player rule."""
-    seats = exact_seats() if path is None else exact_seats(pathlib.Path(path))
+    seats = exact_seats(shipped(order) if path is None else pathlib.Path(path))
     lo, hi = seats.first_rate.interval
-    click.echo(f"Level 1, 2 players, perfect play: of {seats.programs} programs the first player "
-               f"wins {seats.first}, the second {seats.second}, {seats.open} not proven yet "
+    rule = "" if seats.order == "round_robin" else f", {seats.order} placement"
+    click.echo(f"Level 1, 2 players{rule}, perfect play: of {seats.programs} programs the "
+               f"first player wins {seats.first}, the second {seats.second}, {seats.open} not "
+               "proven yet "
                f"(first player {seats.first_rate.value:.1%} of the proven; these are exact "
                f"results, not a sample: an interval over programs would be {lo:.1%}-{hi:.1%}).")
     click.echo(f"Fair first player rule under perfect play: {seats.fair_first()}.")

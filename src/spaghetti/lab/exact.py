@@ -2,9 +2,11 @@
 
 The solve's results (docs/solved/level1.json, with a proof line and the work of each program)
 ship with the package in short: each program's status and winner, in ``level1-winners.json``
-beside this module, so that ``spaghetti lab exact`` answers wherever the package is installed.
-``python -m spaghetti.lab.exact docs/solved/level1.json`` writes it again from the full results
-(a test says when the two differ).
+beside this module, so that ``spaghetti lab exact`` answers wherever the package is installed;
+the solve with the snake placement order (docs/solved/level1-snake.json) in
+``level1-snake-winners.json``. ``python -m spaghetti.lab.exact docs/solved/level1.json`` (or
+``level1-snake.json``) writes the short file again from the full results (a test says when the
+two differ).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ class ExactSeats:
     first: int  # proven wins of the first player (places first, runs first)
     second: int
     open: int  # not proven yet
+    order: str = "round_robin"  # the option placement_order of the solve
 
     @property
     def first_rate(self) -> Rate:
@@ -44,9 +47,18 @@ class ExactSeats:
 SHIPPED = pathlib.Path(__file__).with_name("level1-winners.json")
 
 
+def shipped(order: str = "round_robin") -> pathlib.Path:
+    """The short results shipped for a placement order (the rulebook's round robin, or
+    ``snake``)."""
+    return SHIPPED if order == "round_robin" else SHIPPED.with_name(
+        f"level1-{order}-winners.json")
+
+
 def winners(data: dict) -> dict:
     """The short form of the solve's results that ships with the package."""
+    order = {"placement_order": data["placement_order"]} if "placement_order" in data else {}
     return {"format": data["format"], "players": data["players"], "level": data["level"],
+            **order,
             "results": {program: {key: entry[key] for key in ("status", "winner") if key in entry}
                         for program, entry in sorted(data["results"].items())}}
 
@@ -65,12 +77,14 @@ def exact_seats(path: pathlib.Path = SHIPPED) -> ExactSeats:
         raise SetupError(f"{path}: not the level-1 results ({exc})") from None
     except ValueError:  # the only other: an integer longer than Python converts
         raise SetupError(f"{path}: not the level-1 results ({too_many_digits()})") from None
-    return ExactSeats(len(results), first, second, len(results) - first - second)
+    return ExactSeats(len(results), first, second, len(results) - first - second,
+                      str(data.get("placement_order", "round_robin")))
 
 
 if __name__ == "__main__":  # python -m spaghetti.lab.exact docs/solved/level1.json
     import sys
 
     full = json.loads(pathlib.Path(sys.argv[1]).read_text(encoding="utf-8"))
-    SHIPPED.write_text(json.dumps(winners(full), indent=0) + "\n", encoding="utf-8")
-    print(f"wrote {SHIPPED}")
+    short = shipped(full.get("placement_order", "round_robin"))
+    short.write_text(json.dumps(winners(full), indent=0) + "\n", encoding="utf-8")
+    print(f"wrote {short}")

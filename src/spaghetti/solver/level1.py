@@ -1,6 +1,6 @@
 """Level 1 solved: the winner under perfect play from the empty board for each of the 120
 orders of the five level-1 cards (2 players, the rulebook's options; or with the snake placement
-order of the designer's notes, a balancing rule, in a results file of its own).
+order of the designer's 2009 notes, in a results file of its own).
 
 The job is resumable: results go to a JSON file one program at a time (written atomically), and a
 run skips the programs already there. Several runs may share one file (say, one per machine, each
@@ -349,7 +349,7 @@ def markdown(data: dict, check: dict | None = None) -> str:
     what = "Level 1 with the snake placement order" if snake else "Level 1"
     title = (f"{what} solved" if s["solved"] == s["programs"] else
              f"{what}: {s['solved']} of {s['programs']} programs solved")
-    rules = ("the snake placement order of the designer's notes, a balancing rule: seats "
+    rules = ("the snake placement order of the designer's 2009 notes: seats "
              + ", ".join(map(str, placement_seats(order)))
              + "; otherwise the rulebook's options, automatic stalemate C9" if snake else
              "rulebook options: round-robin placement, automatic stalemate C9")
@@ -392,7 +392,9 @@ def markdown(data: dict, check: dict | None = None) -> str:
                                                                 so_far=so_far)
     lines += ["", "## Discussion", "",
               DISCUSSION.format(**s, claim=claim, open_note="" if snake else OPEN_NOTE), "",
-              "## What it means for the rules", "", rules_meaning(s, exceptions), ""]
+              # (With the snake order the second player's programs are too many to list here.)
+              "## What it means for the rules", "", rules_meaning(s, "" if snake else exceptions),
+              ""]
     if check and check["games"]:
         lines += ["## A second check, by play", "", second_check(check, s["solved"]), ""]
     rows = by_position(data, "MoveFlag")
@@ -501,10 +503,11 @@ is tested program by program: of the {solved} programs solved{so_far}, the first
 {first} and the second player {second}{exceptions}."""
 
 SNAKE_CLAIM = """\
-The designer's notes propose the snake order (0, 1, 1, 0, ...) to even out the first player's
-edge, which under the rulebook's round robin wins nearly every program ([level1.md](level1.md)).
-With the snake order, of the {solved} programs solved{so_far}, the first player wins {first} and
-the second player {second}."""
+The designer's 2009 notes (004) suggest placing in the order A, B, C, C, B, A with three players
+or more ("not tried yet"); with two, that order is 0, 1, 1, 0, 0, 1, 1, 0. Level 1 with two
+players is where perfect play can judge it, and where the rulebook's round robin lets the first
+player win nearly every program ([level1.md](level1.md)). With the snake order, of the {solved}
+programs solved{so_far}, the first player wins {first} and the second player {second}."""
 
 OPEN_NOTE = """ What is proven of them so far, position by position
 after the first placements, is in [level1-open.md](level1-open.md)
