@@ -208,7 +208,7 @@ def _undecided(exc, time_limit: float, seat: int, as_json: bool) -> None:
 @click.option("--placement-order", "order", type=click.Choice(PLACEMENT_ORDERS),
               default=PLACEMENT_ORDERS[0], show_default=True,
               help="The option placement_order: the rulebook's round robin, or the snake order "
-                   "of the designer's notes (a balancing rule). A results file holds one.")
+                   "of the designer's 2009 notes (0, 1, 1, 0, ...). A results file holds one.")
 def solve_level1(output: str | None, workers: int | None, time_limit: float, limit: int | None,
                  retry: bool, ray_address: str | None, table_mb: int, only: tuple[str, ...],
                  tables: str | None, md_path: str | None, order: str) -> None:
