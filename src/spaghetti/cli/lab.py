@@ -343,7 +343,8 @@ def exact_command(path: str | None, order: str) -> None:
     the fair first player rule."""
     seats = exact_seats(shipped(order) if path is None else pathlib.Path(path))
     lo, hi = seats.first_rate.interval
-    rule = "" if seats.order == "round_robin" else f", {seats.order} placement"
+    rule = "" if seats.order == OPTIONS["placement_order"].default else \
+        f", {seats.order} placement"
     click.echo(f"Level 1, 2 players{rule}, perfect play: of {seats.programs} programs the "
                f"first player wins {seats.first}, the second {seats.second}, {seats.open} not "
                "proven yet "

@@ -243,8 +243,7 @@ def solve_level1(output: str | None, workers: int | None, time_limit: float, lim
     if output is None:  # spaghetti's own folder of user data: made if need be
         folder = data_folder()
         os.makedirs(folder, exist_ok=True)
-        name = "level1" if order == level1.ROUND_ROBIN else f"level1-{order}"
-        output = os.path.join(folder, f"{name}.json")
+        output = os.path.join(folder, f"{level1.results_name(order)}.json")
     try:
         data = level1.load(output, order)
     except (ValueError, json.JSONDecodeError) as exc:

@@ -16,6 +16,7 @@ import pathlib
 from dataclasses import dataclass
 
 from ..errors import SetupError, too_many_digits
+from ..solver.level1 import ROUND_ROBIN, order_of, results_name
 from .measures import Rate
 
 
@@ -25,7 +26,7 @@ class ExactSeats:
     first: int  # proven wins of the first player (places first, runs first)
     second: int
     open: int  # not proven yet
-    order: str = "round_robin"  # the option placement_order of the solve
+    order: str = ROUND_ROBIN  # the option placement_order of the solve
 
     @property
     def first_rate(self) -> Rate:
@@ -47,11 +48,10 @@ class ExactSeats:
 SHIPPED = pathlib.Path(__file__).with_name("level1-winners.json")
 
 
-def shipped(order: str = "round_robin") -> pathlib.Path:
+def shipped(order: str = ROUND_ROBIN) -> pathlib.Path:
     """The short results shipped for a placement order (the rulebook's round robin, or
     ``snake``)."""
-    return SHIPPED if order == "round_robin" else SHIPPED.with_name(
-        f"level1-{order}-winners.json")
+    return SHIPPED.with_name(f"{results_name(order)}-winners.json")
 
 
 def winners(data: dict) -> dict:
@@ -78,13 +78,13 @@ def exact_seats(path: pathlib.Path = SHIPPED) -> ExactSeats:
     except ValueError:  # the only other: an integer longer than Python converts
         raise SetupError(f"{path}: not the level-1 results ({too_many_digits()})") from None
     return ExactSeats(len(results), first, second, len(results) - first - second,
-                      str(data.get("placement_order", "round_robin")))
+                      order_of(data))
 
 
 if __name__ == "__main__":  # python -m spaghetti.lab.exact docs/solved/level1.json
     import sys
 
     full = json.loads(pathlib.Path(sys.argv[1]).read_text(encoding="utf-8"))
-    short = shipped(full.get("placement_order", "round_robin"))
+    short = shipped(order_of(full))
     short.write_text(json.dumps(winners(full), indent=0) + "\n", encoding="utf-8")
     print(f"wrote {short}")

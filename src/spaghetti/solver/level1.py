@@ -21,13 +21,21 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 
+from ..core.options import OPTIONS
 from ..errors import too_many_digits
 
 CARDS = ("AddFlag", "MoveFlag", "RemoveFlag", "Bug", "ForkBomb")
 FORMAT = "spaghetti-level1-solved/1"
 TABLE_MB = 2048  #: the search table of each worker, in megabytes
 #: The rulebook's placement order, and the one a results file holds where it names none.
-ROUND_ROBIN = "round_robin"
+ROUND_ROBIN: str = OPTIONS["placement_order"].default
+
+
+def results_name(order: str = ROUND_ROBIN) -> str:
+    """The name (without its suffix) of a placement order's results: ``level1`` for the
+    rulebook's, ``level1-snake`` and so on for another (the results file, its page, the short
+    file shipped with the package)."""
+    return "level1" if order == ROUND_ROBIN else f"level1-{order.replace('_', '-')}"
 
 
 def placement_seats(order: str = ROUND_ROBIN) -> tuple[int, ...]:
@@ -345,7 +353,7 @@ def markdown(data: dict, check: dict | None = None) -> str:
     s = summary(data)
     order = order_of(data)
     snake = order != ROUND_ROBIN
-    name = f"level1-{order.replace('_', '-')}" if snake else "level1"
+    name = results_name(order)
     what = "Level 1 with the snake placement order" if snake else "Level 1"
     title = (f"{what} solved" if s["solved"] == s["programs"] else
              f"{what}: {s['solved']} of {s['programs']} programs solved")
