@@ -563,17 +563,28 @@ def test_lab_publish_says_what_each_step_of_strength_changes_on_the_same_deals(t
                                   f'ai = "{ai}"\ngames = {games}\nseed = 100000\n'
         for ai, games in (("random", 6), ("easy", 4))}, ("strength",))
     assert result.exit_code == 0, result.output
-    won = [{json.loads(line)["game"]["seed"]: json.loads(line)["game"]["winner"] == 0
-            for line in (out / f"strength-code-l1-{ai}.jsonl").read_text().splitlines()[1:]}
-           for ai in ("random", "easy")]
-    deals = sorted(won[1])
-    step = PairedDifference(Rate(sum(won[0][d] for d in deals), 4),
-                            Rate(sum(won[1][d] for d in deals), 4),
-                            both=sum(won[0][d] and won[1][d] for d in deals))
+    step = first_seat_change(out, "strength-code-l1-random", "strength-code-l1-easy")
     row = next(line for line in readme.read_text(encoding="utf-8").splitlines()
                if line.startswith("| 1 | 2 | random to easy |"))
     assert row == (f"| 1 | 2 | random to easy | 4 | {step.a.value:.1%} | {step.b.value:.1%} | "
-                   + (f"**{step}**" if step.clear else str(step)) + " |")
+                   f"{shown(step)} |")
+
+
+def first_seat_change(out, weaker: str, stronger: str) -> PairedDifference:
+    """The first seat's wins of result ``stronger`` less those of ``weaker`` (in ``out``), on
+    the deals of ``stronger`` (each of them played by ``weaker`` too), counted here afresh."""
+    won = [{json.loads(line)["game"]["seed"]: json.loads(line)["game"]["winner"] == 0
+            for line in (out / f"{name}.jsonl").read_text().splitlines()[1:]}
+           for name in (weaker, stronger)]
+    deals = sorted(won[1])
+    return PairedDifference(Rate(sum(won[0][d] for d in deals), len(deals)),
+                            Rate(sum(won[1][d] for d in deals), len(deals)),
+                            both=sum(won[0][d] and won[1][d] for d in deals))
+
+
+def shown(change: PairedDifference) -> str:
+    """A change as the README's tables show it: in bold where its interval leaves out 0."""
+    return f"**{change}**" if change.clear else str(change)
 
 
 def test_lab_compare_reads_two_results_on_the_deals_both_played(tmp_path):
@@ -654,3 +665,31 @@ def test_lab_publish_writes_the_balance_table_from_the_ab_results(tmp_path):
     saved = [json.loads(line) for line in (out / "snake.jsonl").read_text().splitlines()[1:]]
     wins_b = sum(g["arm"] == "b" and g["game"]["winner"] == 2 for g in saved)
     assert rows[2].split("|")[7].strip() == f"{wins_b / 6:.1%}"
+
+
+def test_lab_publish_sets_snake_placement_against_round_robin_by_strength(tmp_path):
+    # The snake results pair with the round robin of the same players on the deals both played
+    # (6 and 4 here: read on 4), and level 1 adds perfect play from the two exact solves.
+    from spaghetti.lab.exact import exact_change
+
+    result, readme, out, _ = publish_in(tmp_path, {
+        name: f'[experiment]\nname = "{name}"\nai = "random"\ngames = {games}\n'
+              f'seed = 100000\n{options}'
+        for name, games, options in (
+            ("strength-code-l1-random", 6, ""),
+            ("strength-snake-code-l1-random", 4, 'options = {placement_order = "snake"}\n'))},
+        ("strength", "snake"))
+    assert result.exit_code == 0, result.output
+    change = first_seat_change(out, "strength-code-l1-random", "strength-snake-code-l1-random")
+    text = readme.read_text(encoding="utf-8")
+    rows = text.split("<!-- lab:snake -->")[1].splitlines()
+    assert (f"| 1 | 2 | random | 4 | first seat | {change.a.value:.1%} | {change.b.value:.1%} | "
+            f"{shown(change)} |") in rows
+    perfect = exact_change("snake")
+    assert perfect.a.n == perfect.b.n > 100 and perfect.b.value < perfect.a.value
+    assert (f"| 1 | 2 | perfect | {perfect.a.n} programs | first seat | {perfect.a.value:.1%} | "
+            f"{perfect.b.value:.1%} | {shown(perfect)} |") in rows
+    # The strength table keeps to the rulebook's results: the snake games are not a strength.
+    strength = text.split("<!-- lab:snake -->")[0]
+    rulebook = first_seat_change(out, "strength-code-l1-random", "strength-code-l1-random")
+    assert f", {rulebook.a.k}/6) |" in strength and "/4) |" not in strength

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..errors import SetupError, too_many_digits
 from ..solver.level1 import ROUND_ROBIN, order_of, results_name
-from .measures import Rate
+from .measures import PairedDifference, Rate
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,25 @@ def exact_seats(path: pathlib.Path = SHIPPED) -> ExactSeats:
         raise SetupError(f"{path}: not the level-1 results ({too_many_digits()})") from None
     return ExactSeats(len(results), first, second, len(results) - first - second,
                       order_of(data))
+
+
+def exact_winners(order: str = ROUND_ROBIN) -> dict[str, int]:
+    """The proven winner (0, the first player, or 1) of each program the solve proved under a
+    placement order, from the short results shipped with the package."""
+    data = json.loads(shipped(order).read_text(encoding="utf-8"))
+    return {program: entry["winner"] for program, entry in data["results"].items()
+            if entry.get("status") == "solved"}
+
+
+def exact_change(order: str) -> PairedDifference:
+    """The first player's proven wins under ``order`` against the rulebook's round robin, on
+    the programs proven under both, paired by program."""
+    rulebook, other = exact_winners(), exact_winners(order)
+    both = rulebook.keys() & other.keys()
+    first_a = {p for p in both if rulebook[p] == 0}
+    first_b = {p for p in both if other[p] == 0}
+    return PairedDifference(Rate(len(first_a), len(both)), Rate(len(first_b), len(both)),
+                            both=len(first_a & first_b))
 
 
 if __name__ == "__main__":  # python -m spaghetti.lab.exact docs/solved/level1.json

@@ -9,7 +9,11 @@ level, and what each step of strength changes on the deals both strengths played
 ``seats``, every seat's win rate with 2 players in each game of the family (``seats-*`` results
 of 2 players); ``seats-players``, the same with 3 to 5 players, a table for each game;
 ``balance``, every A/B experiment (a ``[b]`` arm): what arm b changes, and each seat's win rate in
-both arms with the difference (the first seat's with 2 players, every seat's with more).
+both arms with the difference (the first seat's with 2 players, every seat's with more);
+``snake``, the snake placement order by strength: the ``strength-snake-code-...`` results (the
+same players and deals as the ``strength-code-...`` ones, with the option ``placement_order =
+"snake"``), each seat against its round robin on the deals both played, and perfect play at
+level 1 from both exact solves.
 """
 
 from __future__ import annotations
@@ -22,27 +26,30 @@ from ..ai import LEVELS
 from ..core.options import OPTIONS
 from ..errors import SetupError
 from . import runner
-from .exact import exact_seats
+from .exact import exact_change, exact_seats
 from .experiment import Experiment
-from .measures import PairedDifference, Rate, endings, length, seat_changes, seat_wins
+from .measures import (PairedDifference, Rate, endings, length, seat_changes, seat_name,
+                       seat_wins)
 
 #: The strengths of the seat-advantage figure, weakest first (perfect: level 1, exact).
 STRENGTHS = ("random", "easy", "normal", "hard")
-_STRENGTH_NAME = re.compile(r"strength-code-l(\d)(?:-(\d)p)?-([a-z]+)$")
+_STRENGTH_NAME = re.compile(r"strength-(?:([a-z]+)-)?code-l(\d)(?:-(\d)p)?-([a-z]+)$")
 
 
-def strength_games(out: pathlib.Path) -> dict[tuple[int, int], dict[str, list[dict]]]:
+def strength_games(out: pathlib.Path, rule: str | None = None
+                   ) -> dict[tuple[int, int], dict[str, list[dict]]]:
     """The games of the ``strength-code-l<L>[-<P>p]-<ai>`` results in ``out`` that still stand
-    (superseded ones aside), by (level, players) and strength."""
+    (superseded ones aside), by (level, players) and strength; with ``rule`` (``snake``) those of
+    ``strength-<rule>-code-...``, the same players on the same deals under a balancing rule."""
     found: dict[tuple[int, int], dict[str, list[dict]]] = {}
-    for path in sorted(out.glob("strength-code-l*-*.jsonl")):
+    for path in sorted(out.glob("strength-*.jsonl")):
         match = _STRENGTH_NAME.match(path.stem)
-        if not match or match.group(3) not in LEVELS:
+        if not match or match.group(1) != rule or match.group(4) not in LEVELS:
             continue
         head, games = runner.declared(path)
         if head.get("superseded") or not games:
             continue
-        found.setdefault((int(match.group(1)), int(match.group(2) or 2)), {})[match.group(3)] = \
+        found.setdefault((int(match.group(2)), int(match.group(3) or 2)), {})[match.group(4)] = \
             [game for _, game in games]
     return found
 
@@ -105,7 +112,7 @@ def strength_section(out: pathlib.Path, figures: bool = True) -> str:
                       "for paired data (each deal a pair), in bold where it leaves out zero."]
     if figures:
         try:
-            _figure(rates, columns, out)
+            _strength_figure(rates, columns, out)
         except ImportError:
             return "\n".join(lines)
         lines += ["", f"![The first seat's win rate against strength]"
@@ -126,35 +133,53 @@ def _relative(out: pathlib.Path) -> str:
     return "results" if parts[-1] == "results" and parts[-2] == "lab" else str(out)
 
 
-def _figure(rates: dict[tuple[int, int], dict[str, Rate]], columns: list[str],
-            out: pathlib.Path) -> None:
+def _setup_name(level: int, players: int) -> tuple[str, str]:
+    """A setup as the figures' legends name it, in English and Japanese."""
+    return (f"level {level}" + (f", {players} players" if players != 2 else ""),
+            f"レベル{level}" + (f"・{players}人" if players != 2 else ""))
+
+
+#: A line of a figure: its English and Japanese labels, its rates by strength, its style.
+Line = tuple[str, str, dict[str, Rate], dict[str, str]]
+
+
+def _figure(lines: list[Line], columns: list[str],
+            out: pathlib.Path, name: str, title: tuple[str, str], shares: set[int]) -> None:
+    """The first seat's win rate against strength (``columns``), a line for each of ``lines``
+    (English and Japanese labels, the rates by strength, matplotlib's style of the line) and
+    the fair share of each player count of ``shares``, saved as ``out/NAME.png`` and ``.svg``."""
     from .report import _label, _pyplot, save_figure
 
     plt, cjk = _pyplot()
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    for level, players in sorted(rates):
-        xs = [i for i, s in enumerate(columns) if s in rates[level, players]]
-        got = [rates[level, players][columns[i]] for i in xs]
-        name = f"level {level}" + (f", {players} players" if players != 2 else "")
-        name_ja = f"レベル{level}" + (f"・{players}人" if players != 2 else "")
+    fig, ax = plt.subplots(figsize=(9.6, 4.0))
+    for label, label_ja, rates, style in lines:
+        xs = [i for i, s in enumerate(columns) if s in rates]
+        got = [rates[columns[i]] for i in xs]
         ax.errorbar(xs, [r.value for r in got],
                     yerr=[[r.value - r.interval[0] for r in got],
                           [r.interval[1] - r.value for r in got]],
-                    marker="o", capsize=3, label=_label(name, name_ja, cjk))
+                    marker="o", capsize=3, label=_label(label, label_ja, cjk), **style)
     ax.set_xticks(range(len(columns)))
     ax.set_xticklabels(columns)
     ax.set_ylim(0, 1)
-    for players in sorted({p for _, p in rates}):  # each count's fair share
+    for players in sorted(shares):
         ax.axhline(1 / players, color="grey", linewidth=0.8, linestyle="--")
-    ax.set_xlabel(_label("strength of both players", "両者の強さ", cjk))
+    ax.set_xlabel(_label("strength of every player", "全員の強さ", cjk))
     ax.set_ylabel(_label("first seat's win rate (95 %)", "先手の勝率（95%）", cjk))
-    ax.set_title(_label("The first seat's advantage against strength", "強さと先手の有利",
-                        cjk))
-    ax.legend()
+    ax.set_title(_label(*title, cjk))
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     for ext in ("png", "svg"):
-        save_figure(fig, out / f"strength.{ext}", dpi=120)
+        save_figure(fig, out / f"{name}.{ext}", dpi=120)
     plt.close(fig)
+
+
+def _strength_figure(rates: dict[tuple[int, int], dict[str, Rate]], columns: list[str],
+                     out: pathlib.Path) -> None:
+    lines: list[Line] = [(*_setup_name(*setup), rates[setup], {}) for setup in sorted(rates)]
+    _figure(lines, columns, out, "strength",
+            ("The first seat's advantage against strength", "強さと先手の有利"),
+            {players for _, players in rates})
 
 
 #: The games of the family in the seat tables, in their order, by variant.
@@ -328,10 +353,71 @@ def balance_section(out: pathlib.Path, figures: bool = True) -> str:
     return "\n".join(lines)
 
 
+def snake_section(out: pathlib.Path, figures: bool = True) -> str:
+    """docs/lab/README.md's ``snake`` section: the snake placement order by strength, each
+    ``strength-snake-code-...`` result against the round robin of its ``strength-code-...``
+    result on the deals both played, and perfect play at level 1 from the two exact solves."""
+    rulebook, snake = strength_games(out), strength_games(out, "snake")
+    paired = {(setup, ai): seat_changes(rulebook[setup][ai], games, setup[1])
+              for setup, by_ai in snake.items() for ai, games in by_ai.items()
+              if ai in rulebook.get(setup, {})}
+    if not paired:
+        return "(No snake results yet: `spaghetti lab publish --only 'strength-*'` plays them.)"
+    if (1, 2) in snake:
+        paired[(1, 2), "perfect"] = [exact_change("snake")]
+    order = (*STRENGTHS, "perfect")
+    lines = ["| level | players | strength of every player | deals | seat | round robin | "
+             "snake | change (95 %) |", "|---|---|---|---|---|---|---|---|"]
+    for (level, players), ai in sorted(paired, key=lambda k: (k[0], order.index(k[1]))):
+        changes = paired[(level, players), ai]
+        for seat in range(1 if players == 2 else players):
+            diff = changes[seat]
+            shown = f"**{diff}**" if diff.clear else str(diff)
+            deals = f"{diff.a.n} programs" if ai == "perfect" else str(diff.a.n)
+            head = f"| {level} | {players} | {ai} | {deals} |" if seat == 0 else "| | | | |"
+            lines.append(f"{head} {seat_name(seat)} | {diff.a.value:.1%} | {diff.b.value:.1%} | "
+                         f"{shown} |")
+    lines += ["", "The same players on the same deals (seeds 100000 on) under the rulebook's "
+              "round robin and under the snake order (0, 1, 1, 0, ... with 2 players; 0, 1, 2, "
+              "2, 1, 0, ... with 3): each seat's wins on the deals both played, and the "
+              "difference with Newcombe's 95 % interval for paired data, in bold where it "
+              "leaves out zero; with 2 players the first seat's (the second's is the rest but "
+              "for unfinished games), with 3 every seat's. Perfect play at level 1 is the two "
+              "exact solves, on the programs proven under both orders."]
+    if figures:
+        try:
+            _snake_figure(paired, out)
+        except ImportError:
+            return "\n".join(lines)
+        lines += ["", f"![The first seat's win rate against strength, round robin and snake]"
+                      f"({_relative(out)}/snake.svg)"]
+    return "\n".join(lines)
+
+
+def _snake_figure(paired: dict[tuple[tuple[int, int], str], list[PairedDifference]],
+                  out: pathlib.Path) -> None:
+    columns = [s for s in (*STRENGTHS, "perfect") if any(k[1] == s for k in paired)]
+    lines: list[Line] = []
+    for index, setup in enumerate(sorted({setup for setup, _ in paired})):
+        first = {ai: changes[0] for (at, ai), changes in paired.items() if at == setup}
+        name, name_ja = _setup_name(*setup)
+        color = f"C{index}"
+        for order, style in (("round_robin", {"color": color, "linestyle": ":"}),
+                             ("snake", {"color": color})):
+            option = OPTIONS["placement_order"]
+            label, label_ja = option.value_label(order), option.value_label(order, "ja")
+            lines.append((f"{name}, {label}", f"{name_ja}・{label_ja}",
+                          {ai: d.a if order == "round_robin" else d.b
+                           for ai, d in first.items()}, style))
+    _figure(lines, columns, out, "snake",
+            ("Snake placement against strength", "スネーク配置と強さ"),
+            {players for (_, players), _ in paired})
+
+
 #: The README's sections made from results, by marker name.
 SECTIONS: dict[str, Callable[[pathlib.Path, bool], str]] = {
     "strength": strength_section, "seats": seats_section, "seats-players": seats_players_section,
-    "balance": balance_section}
+    "balance": balance_section, "snake": snake_section}
 
 
 def write_sections(readme: pathlib.Path, out: pathlib.Path, figures: bool = True) -> list[str]:
