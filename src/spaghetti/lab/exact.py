@@ -68,10 +68,8 @@ def exact_seats(path: pathlib.Path = SHIPPED) -> ExactSeats:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         results = data["results"]
-        first = sum(r.get("status") == "solved" and r.get("winner") == 0
-                    for r in results.values())
-        second = sum(r.get("status") == "solved" and r.get("winner") == 1
-                     for r in results.values())
+        proven = list(_proven(data).values())
+        first, second = proven.count(0), proven.count(1)
     except (OSError, json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError,
             AttributeError) as exc:
         raise SetupError(f"{path}: not the level-1 results ({exc})") from None
@@ -81,12 +79,16 @@ def exact_seats(path: pathlib.Path = SHIPPED) -> ExactSeats:
                       order_of(data))
 
 
-def exact_winners(order: str = ROUND_ROBIN) -> dict[str, int]:
+def _proven(data: dict) -> dict[str, int | None]:
+    """The winner (0, the first player, or 1) of each program proven in the solve's results."""
+    return {program: entry.get("winner") for program, entry in data["results"].items()
+            if entry.get("status") == "solved"}
+
+
+def exact_winners(order: str = ROUND_ROBIN) -> dict[str, int | None]:
     """The proven winner (0, the first player, or 1) of each program the solve proved under a
     placement order, from the short results shipped with the package."""
-    data = json.loads(shipped(order).read_text(encoding="utf-8"))
-    return {program: entry["winner"] for program, entry in data["results"].items()
-            if entry.get("status") == "solved"}
+    return _proven(json.loads(shipped(order).read_text(encoding="utf-8")))
 
 
 def exact_change(order: str) -> PairedDifference:

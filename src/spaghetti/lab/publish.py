@@ -28,8 +28,8 @@ from ..errors import SetupError
 from . import runner
 from .exact import exact_change, exact_seats
 from .experiment import Experiment
-from .measures import (PairedDifference, Rate, endings, length, seat_changes, seat_name,
-                       seat_wins)
+from .measures import (Difference, PairedDifference, Rate, endings, length, seat_changes,
+                       seat_name, seat_wins)
 
 #: The strengths of the seat-advantage figure, weakest first (perfect: level 1, exact).
 STRENGTHS = ("random", "easy", "normal", "hard")
@@ -104,9 +104,8 @@ def strength_section(out: pathlib.Path, figures: bool = True) -> str:
         lines += ["", "| level | players | step | deals | first seat, weaker | stronger | "
                       "change (95 %) |", "|---|---|---|---|---|---|---|"]
         for level, players, weaker, stronger, step in steps:
-            change = f"**{step}**" if step.clear else str(step)
             lines.append(f"| {level} | {players} | {weaker} to {stronger} | {step.a.n} | "
-                         f"{step.a.value:.1%} | {step.b.value:.1%} | {change} |")
+                         f"{step.a.value:.1%} | {step.b.value:.1%} | {_shown(step)} |")
         lines += ["", "What each step of strength changes: the first seat's wins on the deals "
                       "both strengths played, and the difference with Newcombe's 95 % interval "
                       "for paired data (each deal a pair), in bold where it leaves out zero."]
@@ -118,6 +117,11 @@ def strength_section(out: pathlib.Path, figures: bool = True) -> str:
         lines += ["", f"![The first seat's win rate against strength]"
                       f"({_relative(out)}/strength.svg)"]
     return "\n".join(lines)
+
+
+def _shown(change: Difference) -> str:
+    """A change as the tables show it: in bold where its interval leaves out zero."""
+    return f"**{change}**" if change.clear else str(change)
 
 
 def _cell(rate: Rate | None) -> str:
@@ -339,12 +343,11 @@ def balance_section(out: pathlib.Path, figures: bool = True) -> str:
         changes = seat_changes(by_arm["a"], by_arm["b"], players)
         for seat in range(1 if players == 2 else players):
             diff = changes[seat]
-            shown = f"**{diff}**" if diff.clear else str(diff)
             ai = ", ".join(a["ai"]) + (" (hand-written evaluation)" if hand else "")
             first = (f"| {_change(a, b)} | {_game(a)} | {ai} | {diff.a.n} |" if seat == 0 else
                      "| | | | |")
             lines.append(f"{first} {seat + 1} | {diff.a.value:.1%} | {diff.b.value:.1%} | "
-                         f"{shown} | " + (f"`{name}.toml` |" if seat == 0 else " |"))
+                         f"{_shown(diff)} | " + (f"`{name}.toml` |" if seat == 0 else " |"))
     lines += ["", "Both arms play the same deals. A seat's win rate in each arm on the deals "
               "both played, and the difference with Newcombe's 95 % interval for paired data "
               "(each deal a pair), in bold where it leaves out zero; with 2 players the first "
@@ -372,11 +375,10 @@ def snake_section(out: pathlib.Path, figures: bool = True) -> str:
         changes = paired[(level, players), ai]
         for seat in range(1 if players == 2 else players):
             diff = changes[seat]
-            shown = f"**{diff}**" if diff.clear else str(diff)
             deals = f"{diff.a.n} programs" if ai == "perfect" else str(diff.a.n)
             head = f"| {level} | {players} | {ai} | {deals} |" if seat == 0 else "| | | | |"
             lines.append(f"{head} {seat_name(seat)} | {diff.a.value:.1%} | {diff.b.value:.1%} | "
-                         f"{shown} |")
+                         f"{_shown(diff)} |")
     lines += ["", "The same players on the same deals (seeds 100000 on) under the rulebook's "
               "round robin and under the snake order (0, 1, 1, 0, ... with 2 players; 0, 1, 2, "
               "2, 1, 0, ... with 3): each seat's wins on the deals both played, and the "
@@ -397,6 +399,7 @@ def snake_section(out: pathlib.Path, figures: bool = True) -> str:
 def _snake_figure(paired: dict[tuple[tuple[int, int], str], list[PairedDifference]],
                   out: pathlib.Path) -> None:
     columns = [s for s in (*STRENGTHS, "perfect") if any(k[1] == s for k in paired)]
+    option = OPTIONS["placement_order"]
     lines: list[Line] = []
     for index, setup in enumerate(sorted({setup for setup, _ in paired})):
         first = {ai: changes[0] for (at, ai), changes in paired.items() if at == setup}
@@ -404,7 +407,6 @@ def _snake_figure(paired: dict[tuple[tuple[int, int], str], list[PairedDifferenc
         color = f"C{index}"
         for order, style in (("round_robin", {"color": color, "linestyle": ":"}),
                              ("snake", {"color": color})):
-            option = OPTIONS["placement_order"]
             label, label_ja = option.value_label(order), option.value_label(order, "ja")
             lines.append((f"{name}, {label}", f"{name_ja}・{label_ja}",
                           {ai: d.a if order == "round_robin" else d.b
