@@ -151,6 +151,43 @@ def test_a_resumed_run_keeps_its_header_true_to_the_games_it_holds(tmp_path, mon
     assert [r["commit"] for r in head["resumed"]] == ["another"]
 
 
+def test_lab_status_says_how_far_each_experiment_is_and_plays_nothing(tmp_path):
+    from spaghetti.lab import runner
+
+    folder, out = tmp_path / "experiments", tmp_path / "results"
+    folder.mkdir()
+
+    def small(name: str, games: int, seed: int = 3) -> str:
+        return SMALL.replace('"small"', f'"{name}"').replace("games = 6", f"games = {games}") \
+            .replace("seed = 3", f"seed = {seed}")
+
+    for name, games in (("done", 4), ("part", 6), ("fresh", 3), ("old", 4), ("other", 4)):
+        (folder / f"{name}.toml").write_text(small(name, games), encoding="utf-8")
+    run(loads(small("done", 4)), out / "done.jsonl", workers=1)
+    run(loads(small("part", 3)), out / "part.jsonl", workers=1)  # a run of 6 stopped halfway
+    run(loads(small("old", 4)), out / "old.jsonl", workers=1)
+    runner.supersede(out / "old.jsonl", "a test")
+    run(loads(small("other", 4, seed=4)), out / "other.jsonl", workers=1)
+    before = {p.name: p.read_bytes() for p in out.glob("*.jsonl")}
+    args = ["lab", "status", "--experiments", str(folder), "--out", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    lines = {line.split()[0]: line for line in result.output.splitlines()[:-1]}
+    assert "4 + 4 of 4  done (played at" in lines["done"]
+    assert "3 + 3 of 6  in part, 6 left" in lines["part"]
+    assert "0 + 0 of 3  not started, 6 left" in lines["fresh"]
+    assert "superseded: a test" in lines["old"] and "another setup, 8 left" in lines["other"]
+    assert result.output.splitlines()[-1] == "1 of 5 experiments played in full; 28 games left"
+    assert {p.name: p.read_bytes() for p in out.glob("*.jsonl")} == before  # nothing played
+    progress = runner.progress(loads(small("part", 6)), out / "part.jsonl")
+    assert (progress.played, progress.left, progress.state) == ((3, 3), 6, "in part")
+    unfinished = CliRunner().invoke(cli, args + ["--unfinished"])
+    assert "done" not in unfinished.output.split() and "part" in unfinished.output
+    missing = CliRunner().invoke(cli, args + ["--only", "nothing-*"])
+    assert missing.exit_code != 0 and "no experiment files nothing-*.toml" in missing.output
+    assert "Traceback" not in missing.output
+
+
 def test_verify_replays_saved_games_and_names_those_that_play_otherwise(tmp_path):
     from spaghetti.lab.runner import verify
 

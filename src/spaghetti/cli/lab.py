@@ -249,6 +249,41 @@ def publish_command(folder: str, only: str, out_dir: str, readme: str, workers: 
                f"{', '.join(written) or 'no section'} written anew")
 
 
+@lab.command("status")
+@click.option("--experiments", "folder", type=click.Path(file_okay=False, exists=True),
+              default="docs/lab/experiments", show_default=True,
+              help="The folder of the experiment files.")
+@click.option("--only", default="*", show_default=True, metavar="GLOB",
+              help="Only the experiment files whose names match (e.g. 'strength-*').")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="docs/lab/results",
+              show_default=True, help="Folder of the results.")
+@click.option("--unfinished", is_flag=True, help="Only the experiments with games left to play.")
+def status_command(folder: str, only: str, out_dir: str, unfinished: bool) -> None:
+    """How far each experiment's results are, playing nothing: the games an arm declares, those
+    saved, what is left, and the commits that played them. A run that was stopped, or an
+    experiment whose games were raised, goes on with 'lab run FILE' (or 'lab publish')."""
+    files = sorted(pathlib.Path(folder).glob(f"{only}.toml"))
+    if not files:
+        raise SetupError(f"no experiment files {only}.toml in {folder}")
+    out = pathlib.Path(out_dir)
+    rows = [runner.progress(e, out / f"{e.name}.jsonl")
+            for e in (_read_experiment(str(f)) for f in files)]
+    shown = [r for r in rows if r.left] if unfinished else rows
+    width = max((len(r.name) for r in shown), default=0)
+    saved = [" + ".join(str(n) for n in r.played) for r in shown]
+    saved_width = max(map(len, saved), default=0)
+    games_width = max((len(str(r.games)) for r in shown), default=0)
+    for r, n in zip(shown, saved):
+        state = f"superseded: {r.superseded}" if r.superseded else r.state
+        left = f", {r.left} left" if r.left and not r.superseded else ""
+        where = f" (played at {', '.join(c[:7] for c in r.commits)})" if r.commits else ""
+        click.echo(f"{r.name:<{width}}  {n:>{saved_width}} of {r.games:<{games_width}}  "
+                   f"{state}{left}{where}")
+    done = sum(r.state == "done" for r in rows)
+    click.echo(f"{done} of {counted(len(rows), 'experiment')} played in full; "
+               f"{counted(sum(r.left for r in rows), 'game')} left")
+
+
 @lab.command("verify")
 @click.argument("results", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
 @click.option("--sample", type=click.IntRange(1, 100_000), default=5, show_default=True,

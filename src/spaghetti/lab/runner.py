@@ -219,6 +219,55 @@ def load(path: pathlib.Path, experiment: Experiment) -> dict[str, dict[int, dict
 
 
 @dataclass(frozen=True)
+class Progress:
+    """How far an experiment's result is (:func:`progress`): the games an arm declares, those
+    saved of them by arm, and whether the saved games still count for this experiment."""
+
+    name: str
+    games: int
+    played: tuple[int, ...]
+    superseded: str | None = None
+    other_setup: bool = False  # the file holds another setup's games (``lab run`` refuses it)
+    commits: tuple[str, ...] = ()  # where its games were played: the first run's, then resumed
+
+    @property
+    def left(self) -> int:
+        """The games still to play (all of them, where the saved ones do not count)."""
+        if self.superseded or self.other_setup:
+            return self.games * len(self.played)
+        return sum(self.games - n for n in self.played)
+
+    @property
+    def state(self) -> str:
+        if self.other_setup:
+            return "another setup"
+        if self.superseded:
+            return "superseded"
+        if not any(self.played):
+            return "not started"
+        return "in part" if self.left else "done"
+
+
+def progress(experiment: Experiment, path: pathlib.Path) -> Progress:
+    """How far ``experiment``'s results file ``path`` is, playing nothing (``lab status``)."""
+    arms = tuple(experiment.arms)
+    if not path.exists() or path.stat().st_size == 0:
+        return Progress(experiment.name, experiment.games, (0,) * len(arms))
+    head, games = read(path)
+    runs = [head.get("provenance", {}), *head.get("resumed", [])]
+    commits = tuple(dict.fromkeys(str(r["commit"]) for r in runs
+                                  if isinstance(r, dict) and r.get("commit")))
+    saved: dict[str, set[int]] = {arm: set() for arm in arms}
+    for arm, game in games:
+        if arm in saved and game["i"] < experiment.games:
+            saved[arm].add(game["i"])
+    superseded = head.get("superseded")
+    return Progress(experiment.name, experiment.games, tuple(len(saved[a]) for a in arms),
+                    str(superseded) if superseded else None,
+                    head.get("key") != experiment.key(), commits)
+
+
+@dataclass(frozen=True)
 class Verdict:
     """What :func:`verify` found: the games replayed, those that played otherwise (arm, index,
     the fields that differ), or why the result is not checked (superseded)."""
