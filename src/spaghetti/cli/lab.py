@@ -207,12 +207,28 @@ def report_command(file: str, out_dir: str, no_plots: bool) -> None:
                   no_plots)
 
 
+def _published_experiments(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that pick experiment files: ``--experiments`` (the folder), ``--only``
+    (a pattern of their names); :func:`_experiments` reads the files they pick."""
+    command = click.option("--only", default="*", show_default=True, metavar="GLOB",
+                           help="Only the experiment files whose names match (e.g. "
+                                "'strength-*').")(command)
+    return click.option("--experiments", "folder",
+                        type=click.Path(file_okay=False, exists=True),
+                        default="docs/lab/experiments", show_default=True,
+                        help="The folder of the experiment files.")(command)
+
+
+def _experiments(folder: str, only: str) -> list[spec.Experiment]:
+    """The experiments of the files in ``folder`` whose names match ``only``, by name."""
+    files = sorted(pathlib.Path(folder).glob(f"{only}.toml"))
+    if not files:
+        raise SetupError(f"no experiment files {only}.toml in {folder}")
+    return [_read_experiment(str(f)) for f in files]
+
+
 @lab.command("publish")
-@click.option("--experiments", "folder", type=click.Path(file_okay=False, exists=True),
-              default="docs/lab/experiments", show_default=True,
-              help="The folder of the experiment files.")
-@click.option("--only", default="*", show_default=True, metavar="GLOB",
-              help="Only the experiment files whose names match (e.g. 'strength-*').")
+@_published_experiments
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="docs/lab/results",
               show_default=True, help="Folder of the results and their reports.")
 @click.option("--readme", type=click.Path(dir_okay=False, exists=True),
@@ -236,10 +252,7 @@ def publish_command(folder: str, only: str, out_dir: str, readme: str, workers: 
         written = publish.write_sections(pathlib.Path(readme), out, not no_plots)
         click.echo(f"{readme}: {', '.join(written) or 'no section'} written anew")
         return
-    files = sorted(pathlib.Path(folder).glob(f"{only}.toml"))
-    if not files:
-        raise SetupError(f"no experiment files {only}.toml in {folder}")
-    plan = publish.to_play([_read_experiment(str(f)) for f in files], out, rerun_superseded)
+    plan = publish.to_play(_experiments(folder, only), out, rerun_superseded)
     for experiment, fresh in plan:
         results = _play(experiment, out, workers, fresh, None)
         _write_report(experiment, results, out,
@@ -250,11 +263,7 @@ def publish_command(folder: str, only: str, out_dir: str, readme: str, workers: 
 
 
 @lab.command("status")
-@click.option("--experiments", "folder", type=click.Path(file_okay=False, exists=True),
-              default="docs/lab/experiments", show_default=True,
-              help="The folder of the experiment files.")
-@click.option("--only", default="*", show_default=True, metavar="GLOB",
-              help="Only the experiment files whose names match (e.g. 'strength-*').")
+@_published_experiments
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="docs/lab/results",
               show_default=True, help="Folder of the results.")
 @click.option("--unfinished", is_flag=True, help="Only the experiments with games left to play.")
@@ -262,12 +271,8 @@ def status_command(folder: str, only: str, out_dir: str, unfinished: bool) -> No
     """How far each experiment's results are, playing nothing: the games an arm declares, those
     saved, what is left, and the commits that played them. A run that was stopped, or an
     experiment whose games were raised, goes on with 'lab run FILE' (or 'lab publish')."""
-    files = sorted(pathlib.Path(folder).glob(f"{only}.toml"))
-    if not files:
-        raise SetupError(f"no experiment files {only}.toml in {folder}")
     out = pathlib.Path(out_dir)
-    rows = [runner.progress(e, out / f"{e.name}.jsonl")
-            for e in (_read_experiment(str(f)) for f in files)]
+    rows = [runner.progress(e, out / f"{e.name}.jsonl") for e in _experiments(folder, only)]
     shown = [r for r in rows if r.left] if unfinished else rows
     width = max((len(r.name) for r in shown), default=0)
     saved = [" + ".join(str(n) for n in r.played) for r in shown]
