@@ -447,8 +447,7 @@ def to_play(experiments: list[Experiment], out: pathlib.Path,
     plan = []
     for experiment in experiments:
         path = out / f"{experiment.name}.jsonl"
-        superseded = path.exists() and path.stat().st_size and \
-            runner.read(path)[0].get("superseded")
+        superseded = runner.started(path) and runner.read(path)[0].get("superseded")
         if superseded and not rerun_superseded:
             continue
         plan.append((experiment, bool(superseded)))

@@ -202,11 +202,16 @@ def arm_games(path: pathlib.Path, arm: str = "a") -> tuple[int, list[dict]]:
     return players, [game for name, game in games if name == arm]
 
 
+def started(path: pathlib.Path) -> bool:
+    """Whether a run has saved anything in the results file ``path`` (it exists, not empty)."""
+    return path.exists() and path.stat().st_size > 0
+
+
 def load(path: pathlib.Path, experiment: Experiment) -> dict[str, dict[int, dict]]:
     """The games saved for this experiment, by arm and index. Raises :class:`SetupError` if the
     file holds another experiment's games."""
     done: dict[str, dict[int, dict]] = {name: {} for name in experiment.arms}
-    if not path.exists() or path.stat().st_size == 0:
+    if not started(path):
         return done
     head, games = read(path)
     if head.get("key") != experiment.key():
@@ -251,7 +256,7 @@ class Progress:
 def progress(experiment: Experiment, path: pathlib.Path) -> Progress:
     """How far ``experiment``'s results file ``path`` is, playing nothing (``lab status``)."""
     arms = tuple(experiment.arms)
-    if not path.exists() or path.stat().st_size == 0:
+    if not started(path):
         return Progress(experiment.name, experiment.games, (0,) * len(arms))
     head, games = read(path)
     runs = [head.get("provenance", {}), *head.get("resumed", [])]
@@ -387,7 +392,7 @@ def run(experiment: Experiment, path: pathlib.Path, cards: dict[str, tuple] | No
             for i in range(experiment.games) if i not in done[name]]
     total = len(experiment.arms) * experiment.games
     path.parent.mkdir(parents=True, exist_ok=True)
-    new = not path.exists() or path.stat().st_size == 0
+    new = not started(path)
     if not new:
         _note_resumed(path, experiment, playing=bool(todo), learned=learned)
     with path.open("a", encoding="utf-8") as out:
