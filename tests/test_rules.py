@@ -557,6 +557,47 @@ def test_c9_every_position_seen_is_remembered_however_many_share_all_but_their_q
     assert repeats or stalemate == "auto"  # (where a repeat does not end the game)
 
 
+@pytest.mark.parametrize("python", [False, True], ids=["compiled", "python"])
+@pytest.mark.parametrize("stalemate, seed", [("auto", 155), ("manual", 123)])
+def test_c9_a_lookahead_sees_every_position_seen_before_it(stalemate, seed, python):
+    # A search starts from State.lookahead, which sets the positions seen apart (seen_base):
+    # its copies share them and write only what their own line sees. From points of a long
+    # game, a lookahead (copied at every step, as a search copies) and a whole copy play the
+    # same random line: the same options, repeats and ends, and the same positions seen.
+    import random
+    game = spaghetti.Game(level=2, players=5, options={"stalemate": stalemate})
+    state, rng = game.new_state(seed=seed, python=python), random.Random(seed)
+    told = {"repeats": 0, "keyed whole from a base": 0, "a whole base": 0}
+    while not state.is_over and len(state.history) < 1500:
+        if state.phase == "execution" and len(state.history) % 25 == 0:
+            whole = state.copy()
+            ahead = state.lookahead()
+            assert ahead.history == [] and ahead.seen == {}
+            assert ahead.seen_signature == whole.seen_signature
+            told["a whole base"] += bool(ahead.seen_whole and ahead.seen_base)
+            line = random.Random(len(state.history))
+            for _ in range(60):
+                if whole.is_over:
+                    break
+                options = whole.legal_actions()
+                assert ahead.legal_actions() == options
+                action = options[int(line.random() * len(options))]
+                based = bool(ahead.seen_base) and not ahead.seen_whole
+                ahead = ahead.copy()
+                ahead.apply_action(action)
+                whole.apply_action(action)
+                told["keyed whole from a base"] += based and ahead.seen_whole
+                told["repeats"] += whole.repeated or whole.reason == "stalemate"
+                assert (ahead.is_over, ahead.winner, ahead.repeated) == (
+                    whole.is_over, whole.winner, whole.repeated)
+                assert ahead.seen_positions == whole.seen_positions
+                assert ahead.seen_signature == whole.seen_signature
+                assert ahead.position_key() == whole.position_key()
+        options = state.legal_actions()
+        state.apply_action(options[int(rng.random() * len(options))])
+    assert all(told.values()), told  # each way a base is read was put to the test
+
+
 def test_c9_tiebreak_life():
     # Seat 1 holds 4 heads, seat 0 one; seat 0's Bug takes one life from seat 1.
     program = ["Bug", "AddFlag", "MoveFlag", "RemoveFlag", "ForkBomb"]

@@ -29,7 +29,7 @@ class ActionPlayer:
             seat = state.to_move
             assert seat is not None, "a decision with options has a seat to move"
             state = state.determinize(seat, self.rng)
-        return self.best_action(state, legal)
+        return self.best_action(state.lookahead(), legal)  # (its copies share what came before)
 
     def best_action(self, state: State, legal: tuple[int, ...]) -> int:
         raise NotImplementedError

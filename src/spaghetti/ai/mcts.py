@@ -99,7 +99,7 @@ class MCTSPlayer(ActionPlayer):
         seat to move, most visited first."""
         if state.is_over:
             return []
-        root = self.search(state)
+        root = self.search(state.lookahead())
         rows = []
         for action in state.legal_actions():
             child = root.children.get(action)

@@ -56,7 +56,7 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
         if at_random:
             action = legal[rng.randrange(len(legal))]
             if keep:  # what the search would have made of it
-                scores = player.scores(state)
+                scores = player.scores(state.lookahead())
                 top = max(scores, key=scores.__getitem__)
                 player.last_value = scores[top]
                 player.last_values = player.vectors.get(top, [])

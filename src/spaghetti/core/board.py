@@ -18,6 +18,9 @@ from .flags import MOVED, OWNER_SHIFT, PENDING, RUNNING
 from .primitives.base import Board, CardType, GameFacts
 
 _TRANSIENT: Final = MOVED | RUNNING
+#: The empty ``seen_base`` every state starts from: shared, so never written (nothing writes a
+#: ``seen_base``).
+NOTHING_SEEN: Final[dict[tuple, Any]] = {}
 
 # Phases.
 SETUP: Final = "setup"
@@ -93,7 +96,8 @@ FIELDS = (
     "lives", "supply", "hand", "removed", "on_board", "chips", "alive", "phase", "decision",
     "to_move", "place_order", "place_index", "turn_pos", "cmd", "this_uid", "cmd_vals",
     "step_i", "count_left", "chosen", "n_chosen", "selected", "removed_queue", "rearrive",
-    "marked", "winner", "draw", "reason", "seen", "seen_whole", "seen_sig", "repeated",
+    "marked", "winner", "draw", "reason", "seen", "seen_base", "seen_whole", "seen_sig",
+    "repeated",
     "history",
     "auto_stalemate", "derived", "is_over", "progressed", "_legal", "_sig", "plain", "rp_card",
     "memory_on", "flip", "trail", "here", "c10_visit", "later", "first_cmd", "first",
@@ -151,8 +155,11 @@ class BoardState(Board):
         self.draw = False
         self.reason: str | None = None
         # The positions seen since the last irreversible change, by the rest of their key
-        # (Position._reached); Position.seen_positions gives them whole.
+        # (Position._reached); Position.seen_positions gives them whole. Those seen before a
+        # search began are in seen_base, which the search's copies share and never write
+        # (State.lookahead): each copy copies only what its own line has seen.
         self.seen: dict[tuple, Any] = {}
+        self.seen_base: dict[tuple, Any] = NOTHING_SEEN
         self.seen_whole = False  # seen keys each position by its whole key
         self.seen_sig: int | None = None  # see seen_signature; None: not kept
         self.repeated = False
@@ -301,6 +308,7 @@ class BoardState(Board):
         """Something irreversible happened (life lost, flag taken from supply, flag or card
         removed, player out): no earlier position can come back, so forget them (C9)."""
         self.seen.clear()
+        self.seen_base = NOTHING_SEEN
         self.seen_whole = False
         if self.seen_sig is not None:
             self.seen_sig = 0

@@ -100,9 +100,9 @@ def _python_card(card: CardType, core: ModuleType) -> Any:
                          params=card.params, effect=tuple(steps))
 
 
-#: Caches, filled by who asked what and when, not by the game; and the game itself (each path
-#: has its own): left out of comparisons.
-UNCOMPARED = ("_legal", "_sig", "seen_sig", "game")
+#: Caches, filled by who asked what and when, not by the game; the game itself (each path has
+#: its own); and seen_base, compared with seen (``_field``): left out of comparisons.
+UNCOMPARED = ("_legal", "_sig", "seen_sig", "game", "seen_base")
 
 
 def python_twin(state: Any) -> Any:
@@ -129,10 +129,16 @@ def differences(a: Any, b: Any) -> list[str]:
     when the two are the same game at the same point."""
     found = []
     for name in FIELDS:
-        mine, theirs = getattr(a, name), getattr(b, name)
+        mine, theirs = _field(a, name), _field(b, name)
         if name not in UNCOMPARED and mine != theirs and canonical(mine) != canonical(theirs):
             found.append(f"{name}: {mine!r} != {theirs!r}")
     return found
+
+
+def _field(state: Any, name: str) -> Any:
+    if name == "seen":  # the positions seen, wherever the state keeps them (State.lookahead)
+        return {**state.seen_base, **state.seen}
+    return getattr(state, name)
 
 
 def lockstep(fast: Any, slow: Any, choose: Any, limit: int = 20000) -> int:

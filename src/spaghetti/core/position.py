@@ -9,6 +9,7 @@ from .board import (
     D_TARGET,
     D_TURN,
     EXECUTION,
+    NOTHING_SEEN,
     BoardKey,
     BoardState,
 )
@@ -77,19 +78,30 @@ class Position(BoardState):
         # seen with a few queues holds a list of them. In a long reversible stretch (a rest
         # seen with more than eight) each position is keyed whole until the next irreversible
         # change: one look-up, as a set of keys made.
+        # Those seen before a search began are in seen_base, never written: an entry of it
+        # that changes is written to seen, which hides it from then on.
         seen = self.seen
+        base = self.seen_base
         queues = tuple(self.queues)
         size = len(seen)
         if self.seen_whole:
             whole = self._key(queues)
             seen.setdefault(whole, None)
             repeat = len(seen) == size
+            if not repeat and base:
+                repeat = whole in base
         else:
             rest = self._key(None)
             whole = None
             earlier = seen.setdefault(rest, queues)
             repeat = False
-            if len(seen) == size:  # the rest was seen: with these queues?
+            known = len(seen) == size
+            if not known and base:
+                below = base.get(rest)
+                if below is not None:
+                    earlier = seen[rest] = below
+                    known = True
+            if known:  # the rest was seen: with these queues?
                 if type(earlier) is list:
                     repeat = queues in earlier
                     if not repeat and len(earlier) < _LISTED:
@@ -123,17 +135,22 @@ class Position(BoardState):
         return (c < len(self.kinds) and self.kinds[c].recalls
                 and (self.decision == D_TURN or any(x & PENDING for x in self.queues[c])))
 
+    def _seen_all(self) -> dict[tuple, Any]:
+        """``seen`` with what ``seen_base`` holds that it does not."""
+        base = self.seen_base
+        return {**base, **self.seen} if base else self.seen
+
     def _seen_keys(self) -> list[tuple]:
         """The keys of the positions seen, each once."""
         if self.seen_whole:
-            return list(self.seen)
+            return list(self._seen_all())
         return [_plain(rest, queues) for rest, queues in self._seen_pairs()]
 
     def _seen_pairs(self) -> list[tuple[tuple, tuple]]:
         """The positions seen (before they are keyed whole), each as the rest of its key and
         its queues."""
         pairs = []
-        for rest, queues in self.seen.items():
+        for rest, queues in self._seen_all().items():
             if type(queues) is list:
                 pairs.extend([(rest, q) for q in queues])
             else:
@@ -144,6 +161,7 @@ class Position(BoardState):
         """From now until the next irreversible change, ``seen`` keys each position whole (its
         key, as :attr:`seen_positions` gives it)."""
         self.seen = dict.fromkeys(self._seen_keys())
+        self.seen_base = NOTHING_SEEN
         self.seen_whole = True
 
     def _key(self, queues: tuple | None) -> tuple:

@@ -50,6 +50,7 @@ from .board import (
     OVER,
     PLACEMENT,
     SETUP,
+    NOTHING_SEEN,
     BoardKey,
 )
 from .cards import CardType, Choose, Do, Step
@@ -165,6 +166,19 @@ class State(Opening):
         """An independent copy of this state (its history and seen positions too)."""
         return self._copied(True)
 
+    def lookahead(self) -> State:
+        """A copy to search from: the same position and positions seen (C9), without the list
+        of moves that led here, which no search reads. The positions seen so far are set
+        apart and shared by every copy made from this one, each of which copies only what its
+        own line sees after: late in a long game a search copies a few positions a node, where
+        :meth:`copy` would copy hundreds, and the moves."""
+        new = self._copied(False)
+        base, own = self.seen_base, self.seen
+        new.seen_base = ({**base, **own} if base else own.copy()) if own else base
+        new.seen_whole = self.seen_whole
+        new.seen_sig = self.seen_sig
+        return new
+
     def _blank_copy(self) -> State:
         """The same without the history and the seen positions, for C4's trial runs."""
         return self._copied(False)
@@ -258,11 +272,13 @@ class State(Opening):
         if whole:
             new.history = self.history[:]
             new.seen = self.seen.copy()
+            new.seen_base = self.seen_base
             new.seen_whole = self.seen_whole
             new.seen_sig = self.seen_sig
         else:
             new.history = []
             new.seen = {}
+            new.seen_base = NOTHING_SEEN
             new.seen_whole = False
             new.seen_sig = None
         return new
@@ -298,6 +314,7 @@ class State(Opening):
         forgets the positions seen before (C9): they held the hidden truth."""
         new = self.copy()
         new.seen = {}
+        new.seen_base = NOTHING_SEEN
         new.seen_whole = False
         new.seen_sig = None
         if self.is_over:
