@@ -16,6 +16,7 @@ from spaghetti import records
 from spaghetti.ai import (LEVELS, GreedyPlayer, MCTSPlayer, Player, ProvingPlayer, RandomPlayer,
                           make_player)
 from spaghetti.ai.alphabeta import WIN_DELAY, AlphaBetaPlayer
+from spaghetti.ai.base import ActionPlayer
 from spaghetti.ai.arena import MatchResult, GameResult, elo, play_game, play_match, wilson
 from spaghetti.ai.evaluate import W_FLAGS, W_LIFE, evaluate, evaluate_all, material, terms
 from spaghetti.cli.main import cli
@@ -59,6 +60,42 @@ def test_every_player_chooses_a_legal_option_over_whole_games(kind, level, playe
     final = play_game(spaghetti.new_game(level, players, seed=seed), seats)
     assert final.is_over
     assert seats[0].decisions > 0
+
+
+def test_every_search_starts_from_a_lookahead_without_the_games_moves():
+    # A copy made in a search copies only what its own line sees (State.lookahead): the
+    # moves and the positions seen before stay with the game.
+    handed = []
+
+    class Recording(ActionPlayer):  # (a compiled player cannot be subclassed here)
+        def __init__(self):
+            self.rng = random.Random(1)
+            self.inner = AlphaBetaPlayer(max_nodes=500, seed=1)
+
+        def best_action(self, state, legal):
+            handed.append(state)
+            return self.inner.best_action(state, legal)
+
+    for seed in range(9, 100):  # a game still on after 120 moves, with positions seen
+        state, rng = spaghetti.new_game(3, 3, seed=seed), random.Random(seed)
+        while not state.is_over and not (len(state.history) >= 120 and state.seen
+                                         and len(state.legal_actions()) > 1):
+            options = state.legal_actions()
+            state.apply_action(options[rng.randrange(len(options))])
+        if not state.is_over:
+            break
+    assert not state.is_over
+    before = (list(state.history), state.seen_positions)
+    chosen = Recording().choose_action(state)
+    whole = AlphaBetaPlayer(max_nodes=500, seed=1)  # the search from the whole state
+    assert chosen == whole.best_action(state.copy(), state.legal_actions())
+    (root,) = handed
+    assert root is not state and root.history == [] and root.seen == {}
+    assert root.seen_positions == state.seen_positions
+    assert root.position_key() == state.position_key()
+    assert (state.history, state.seen_positions) == before  # the game's own state untouched
+    analysed = MCTSPlayer(iterations=20, seed=1).analyse(state)
+    assert {option for option, _, _ in analysed} == set(state.legal())
 
 
 def test_players_meet_the_protocol_and_make_player_levels():
