@@ -137,7 +137,7 @@ def differences(a: Any, b: Any) -> list[str]:
 
 def _field(state: Any, name: str) -> Any:
     if name == "seen":  # the positions seen, wherever the state keeps them (State.lookahead)
-        return {**state.seen_base, **state.seen}
+        return state._seen_all()
     return getattr(state, name)
 
 

@@ -173,8 +173,8 @@ class State(Opening):
         own line sees after: late in a long game a search copies a few positions a node, where
         :meth:`copy` would copy hundreds, and the moves."""
         new = self._copied(False)
-        base, own = self.seen_base, self.seen
-        new.seen_base = ({**base, **own} if base else own.copy()) if own else base
+        seen = self._seen_all()
+        new.seen_base = seen.copy() if seen is self.seen else seen
         new.seen_whole = self.seen_whole
         new.seen_sig = self.seen_sig
         return new
