@@ -7,7 +7,9 @@ instructions and cache misses under callgrind.
         python benchmarks/env_instructions.py --search 5000
 
 The first: ``SpaghettiVectorEnv`` of 64 games (random opponents), seeded, ``--steps`` steps,
-each game's action a random legal one drawn from the masks (as env_speed.py draws it). The
+each game's action a random legal one drawn from the masks (as env_speed.py draws it; with
+``--draw ids`` the same action, drawn from the batch's legal ids, so that a run of ``--steps N``
+less one of ``--steps 0`` counts the environment's steps nearly alone). The
 second: the learned alpha-beta as it ships (``ValueNet.evaluation``) from the first turn of deals
 4, 5 and 6 (learned_speed.py's), ``--search`` positions each; with ``--hand``, the same search
 judged by the hand-written evaluation. ``callgrind_annotate
@@ -25,18 +27,23 @@ import numpy as np
 from spaghetti import Game
 from spaghetti.ai.alphabeta import AlphaBetaPlayer
 from spaghetti.ai.value import shipped
+from spaghetti.envs.encoding import NUM_ACTIONS
 from spaghetti.envs.vector import SpaghettiVectorEnv
 
 from learned_speed import first_turn  # (this folder: the scripts run from it)
 
 
-def steps(count: int, level: int, players: int) -> None:
+def steps(count: int, level: int, players: int, draw: str) -> None:
     vec = SpaghettiVectorEnv(64, variant="spaghetti-code", level=level, players=players,
                              opponents="random")
     vec.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(count):
-        rows, ids = np.nonzero(vec.action_masks())
+        if draw == "masks":
+            rows, ids = np.nonzero(vec.action_masks())
+        else:  # (the same rows and ids, from the few legal ids rather than the whole masks)
+            legal = np.sort(np.frombuffer(vec._batch.legal_ids(), dtype="<i4"))
+            rows, ids = np.divmod(legal, NUM_ACTIONS)
         counts = np.bincount(rows, minlength=64)
         firsts = np.cumsum(counts) - counts
         vec.step(ids[firsts + (rng.random(64) * counts).astype(np.int64)])
@@ -66,13 +73,18 @@ def main() -> None:
                         help="positions a search instead (0: the vector environment)")
     parser.add_argument("--level", type=int, default=3)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--draw", choices=("masks", "ids"), default="masks",
+                        help="the learner's random draw: from the masks' nonzeros (as "
+                             "env_speed.py), or the same draw from the batch's legal ids, whose "
+                             "cost is small beside the step's (with --steps 0 as a baseline, "
+                             "the difference is the steps' own)")
     parser.add_argument("--hand", action="store_true",
                         help="the search judged by the hand-written evaluation, not the network")
     args = parser.parse_args()
     if args.search:
         search(args.search, args.level, args.players, args.hand)
     else:
-        steps(args.steps, args.level, args.players)
+        steps(args.steps, args.level, args.players, args.draw)
 
 
 if __name__ == "__main__":
