@@ -277,11 +277,16 @@ class State(Opening):
             new.seen_sig = self.seen_sig
         else:
             new.history = []
-            new.seen = {}
-            new.seen_base = NOTHING_SEEN
-            new.seen_whole = False
-            new.seen_sig = None
+            new._forget_seen()
         return new
+
+    def _forget_seen(self) -> None:
+        """No position seen (C9): nothing in ``seen`` or its base, not keyed whole, no
+        signature kept."""
+        self.seen = {}
+        self.seen_base = NOTHING_SEEN
+        self.seen_whole = False
+        self.seen_sig = None
 
     @property
     def is_chance(self) -> bool:
@@ -313,10 +318,7 @@ class State(Opening):
         ``rng`` state, so a search on the copy cannot peek (information-set MCTS). The copy
         forgets the positions seen before (C9): they held the hidden truth."""
         new = self.copy()
-        new.seen = {}
-        new.seen_base = NOTHING_SEEN
-        new.seen_whole = False
-        new.seen_sig = None
+        new._forget_seen()
         if self.is_over:
             return new
         if self.inst_on and self.deal:
