@@ -12,7 +12,8 @@ each game's action a random legal one drawn from the masks (as env_speed.py draw
 less one of ``--steps 0`` counts the environment's steps nearly alone). The
 second: the learned alpha-beta as it ships (``ValueNet.evaluation``) from the first turn of deals
 4, 5 and 6 (learned_speed.py's), ``--search`` positions each; with ``--hand``, the same search
-judged by the hand-written evaluation. ``callgrind_annotate
+judged by the hand-written evaluation. The third (``--engine N``): the engine's own random
+play until ``N`` decisions, as env_speed.py times it, to set beside the first. ``callgrind_annotate
 --inclusive=yes`` splits the count by function (``Batch.step``, ``Writer.write``); instructions
 and simulated misses, which the machine's load cannot move (docs/performance.md, "Research
 environments").
@@ -21,6 +22,7 @@ environments").
 from __future__ import annotations
 
 import argparse
+import random
 
 import numpy as np
 
@@ -38,6 +40,9 @@ def steps(count: int, level: int, players: int, draw: str) -> None:
                              opponents="random")
     vec.reset(seed=0)
     rng = np.random.default_rng(0)
+    # Each game's decisions, counted when it ends and at the close (as env_speed.py counts).
+    states = [env.state for env in vec.envs]
+    decisions = -sum(len(state.history) for state in states)
     for _ in range(count):
         if draw == "masks":
             rows, ids = np.nonzero(vec.action_masks())
@@ -46,8 +51,30 @@ def steps(count: int, level: int, players: int, draw: str) -> None:
             rows, ids = np.divmod(legal, NUM_ACTIONS)
         counts = np.bincount(rows, minlength=64)
         firsts = np.cumsum(counts) - counts
-        vec.step(ids[firsts + (rng.random(64) * counts).astype(np.int64)])
-    print(f"{count} steps of 64 games")
+        _, _, terminated, truncated, _ = vec.step(
+            ids[firsts + (rng.random(64) * counts).astype(np.int64)])
+        for i in np.flatnonzero(terminated | truncated).tolist():
+            decisions += len(states[i].history)
+            states[i] = vec.envs[i].state
+    decisions += sum(len(state.history) for state in states)
+    print(f"{count} steps of 64 games, {decisions} decisions")
+
+
+def engine(count: int, level: int, players: int) -> None:
+    """The engine's random play as env_speed.py times it (its loop, the deals included),
+    until ``count`` decisions."""
+    game = Game(level=level, players=players)
+    rng = random.Random(0)
+    decisions, deals = 0, 0
+    while decisions < count:
+        state = game.new_state(seed=deals)
+        deals += 1
+        legal_actions, apply_action = state.legal_actions, state.apply_action
+        while not state.is_over:
+            options = legal_actions()
+            apply_action(options[int(rng.random() * len(options))])
+            decisions += 1
+    print(f"{decisions} decisions of random play, {deals} deals")
 
 
 def search(nodes: int, level: int, players: int, hand: bool) -> None:
@@ -78,10 +105,15 @@ def main() -> None:
                              "env_speed.py), or the same draw from the batch's legal ids, whose "
                              "cost is small beside the step's (with --steps 0 as a baseline, "
                              "the difference is the steps' own)")
+    parser.add_argument("--engine", type=int, default=-1, metavar="DECISIONS",
+                        help="the engine's random play instead, until this many decisions "
+                             "(0: none, the baseline)")
     parser.add_argument("--hand", action="store_true",
                         help="the search judged by the hand-written evaluation, not the network")
     args = parser.parse_args()
-    if args.search:
+    if args.engine >= 0:
+        engine(args.engine, args.level, args.players)
+    elif args.search:
         search(args.search, args.level, args.players, args.hand)
     else:
         steps(args.steps, args.level, args.players, args.draw)
