@@ -484,6 +484,8 @@ def test_the_vector_env_steps_many_games_as_one_batch_and_each_as_alone():
             if done or cut:  # the next game: dealt on from where the last left the generator
                 seen, _ = single.reset()
             assert np.array_equal(seen, obs[i])
+            # (the masks' arrays are written again: an id set before is cleared)
+            assert np.array_equal(single.action_masks(), envs.action_masks()[i])
         ended += int(np.sum(terminated | truncated))
         for i in np.flatnonzero(terminated | truncated):
             assert infos["final_obs"][i] is not None
@@ -518,17 +520,45 @@ def test_an_environment_pickled_mid_game_plays_on_as_the_original():
             assert np.array_equal(a, b)
 
 
-def test_the_vector_env_never_writes_over_an_observation_still_held():
+def test_the_vector_env_never_writes_over_an_observation_or_a_mask_still_held():
     from spaghetti.envs.vector import SpaghettiVectorEnv
 
     envs = SpaghettiVectorEnv(3, level=1, players=2)
-    obs, _ = envs.reset(seed=5)
-    held = [(obs, obs.copy())]
-    for _ in range(12):
+    obs, infos = envs.reset(seed=5)
+    held = [(obs, obs.copy()), (infos["action_mask"], infos["action_mask"].copy())]
+    for step in range(12):
         masks = envs.action_masks()
-        obs, *_ = envs.step(np.array([int(np.flatnonzero(m)[-1]) for m in masks]))
+        if step % 3 == 0:  # (the others let go: their arrays are written again)
+            held.append((masks, masks.copy()))
+        obs, *_, infos = envs.step(np.array([int(np.flatnonzero(m)[-1]) for m in masks]))
         held.append((obs, obs.copy()))
+        if step % 3 == 1:
+            held.append((infos["action_mask"], infos["action_mask"].copy()))
+        del masks, infos
     assert all(np.array_equal(seen, kept) for seen, kept in held)
+
+
+def test_the_vector_env_masks_stay_true_while_some_are_held_past_its_pool():
+    # Masks handed out are written again once let go, clearing only the ids they had set; a
+    # run that holds more of them than the pool keeps must still get every mask right.
+    from spaghetti.envs.vector import SpaghettiVectorEnv
+
+    envs = SpaghettiVectorEnv(3, level=3, players=2, opponents="random")
+    envs.reset(seed=8)
+    rng = np.random.default_rng(3)
+    held: list[np.ndarray] = []
+    for step in range(120):
+        masks = envs.action_masks()
+        for i, env in enumerate(envs.envs):
+            assert env.state is not None
+            truth = env.codec.mask(env.state.legal_actions())
+            assert np.array_equal(masks[i], truth.view(np.bool_)), (step, i)
+        if step % 20 < 7:
+            held.append(masks)  # more than the pool keeps ...
+        elif step % 20 == 10:
+            held.clear()  # ... then all let go
+        envs.step(np.array([int(rng.choice(np.flatnonzero(m))) for m in masks]))
+        del masks
 
 
 def test_the_vector_env_plays_other_opponents_as_the_lone_env_does():

@@ -34,7 +34,7 @@ from gymnasium.vector.utils import batch_space
 from ..errors import IllegalOptionError, SetupError
 from .batch import GOING, TERMINATED, TRUNCATED
 from .encoding import NUM_ACTIONS
-from .gymnasium import SpaghettiEnv, masks
+from .gymnasium import SpaghettiEnv
 
 
 class SpaghettiVectorEnv(VectorEnv):
@@ -61,7 +61,9 @@ class SpaghettiVectorEnv(VectorEnv):
         self._batch = first.batch(num_envs)
         self._seats = np.zeros(num_envs, dtype=np.int64)
         self._dealt = False
-        self._spares: list[np.ndarray] = []
+        self._obs_arrays = _Recycled((num_envs, self._size), np.float32)
+        self._mask_arrays = _Recycled((num_envs * NUM_ACTIONS,), np.int8)
+        self._mask_ids: list[np.ndarray] = []  # the ids each of them has set
         self._mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
 
     def _deal(self, i: int, seed: int | None) -> None:
@@ -102,6 +104,10 @@ class SpaghettiVectorEnv(VectorEnv):
                     f"game {bad}: {ids[bad]!r} is not legal here; legal: "
                     f"{', '.join(state.legal())}", repr(ids[bad]), tuple(state.legal()))
         batch.step(ids)
+        n = self.num_envs
+        if batch.ended.count(GOING) == n:  # (most steps: no game ended, every reward 0)
+            return (self._observations(), np.zeros(n), np.zeros(n, dtype=np.bool_),
+                    np.zeros(n, dtype=np.bool_), self._infos({}))
         ended = np.array(batch.ended, dtype=np.int8)
         rewards = np.array(batch.rewards, dtype=np.float64)
         terminated = ended == TERMINATED
@@ -135,19 +141,7 @@ class SpaghettiVectorEnv(VectorEnv):
 
     def _observations(self) -> np.ndarray:
         """The observations as ``float32``, in an array nobody else holds."""
-        out = None
-        # An array handed out before is written again once nobody holds it any more (its
-        # only references are then this list's, the loop's name and getrefcount's argument):
-        # a new array of this size at every step costs more than the games' step itself (the
-        # allocator hands its pages back and they are faulted in again).
-        for spare in self._spares:
-            if sys.getrefcount(spare) <= 3:
-                out = spare
-                break
-        if out is None:
-            out = np.empty((self.num_envs, self._size), dtype=np.float32)
-            if len(self._spares) < 4:
-                self._spares.append(out)
+        out = self._obs_arrays.take()[1]
         np.copyto(out, self._written())
         return out
 
@@ -158,9 +152,17 @@ class SpaghettiVectorEnv(VectorEnv):
 
     def _infos(self, infos: dict) -> dict:
         """Every game's mask and seat, as Gymnasium's vector environments give infos."""
-        # (The masks are read once a step, into a new array: one kept from an earlier step
-        # stays as it was.)
-        self._mask = masks(self._batch)
+        # (The masks are set once a step, in an array nobody else holds: one kept from an
+        # earlier step stays as it was. Only the ids an array had set are cleared.)
+        k, flat = self._mask_arrays.take()
+        ids = np.frombuffer(self._batch.legal_ids(), dtype="<i4")
+        if 0 <= k < len(self._mask_ids):
+            flat[self._mask_ids[k]] = 0
+            self._mask_ids[k] = ids
+        elif k >= 0:  # (new in the pool; -1: new, and not kept)
+            self._mask_ids.append(ids)
+        flat[ids] = 1
+        self._mask = flat.reshape(self.num_envs, NUM_ACTIONS)
         everyone = np.ones(self.num_envs, dtype=np.bool_)
         infos.update(action_mask=self._mask, _action_mask=everyone,
                      seat=self._seats.copy(), _seat=everyone)
@@ -173,3 +175,27 @@ class SpaghettiVectorEnv(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         self.envs = []
+
+
+class _Recycled:
+    """Arrays of one shape handed out, each written again once nobody holds it any more (its
+    only references are then this pool's list and ``getrefcount``'s argument): a new array
+    of a step's size at every step costs more than the games' step itself (the allocator
+    hands its pages back and they are faulted in again)."""
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, keep: int = 4):
+        self.shape, self.dtype, self.keep = shape, dtype, keep
+        self.arrays: list[np.ndarray] = []
+
+    def take(self) -> tuple[int, np.ndarray]:
+        """A free array and its place in the pool (-1: a new one the pool does not keep), as
+        last written (zeros if new)."""
+        arrays = self.arrays
+        for k in range(len(arrays)):
+            if sys.getrefcount(arrays[k]) <= 2:  # (the list's reference and the argument)
+                return k, arrays[k]
+        array = np.zeros(self.shape, dtype=self.dtype)
+        if len(self.arrays) < self.keep:
+            self.arrays.append(array)
+            return len(self.arrays) - 1, array
+        return -1, array
