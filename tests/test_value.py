@@ -3,6 +3,7 @@ in the alpha-beta search, and the training command."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import numpy as np
@@ -356,6 +357,39 @@ def test_the_training_command_plays_learns_and_writes_what_made_the_weights(tmp_
     assert "Traceback" not in other.output
     with np.load(positions) as data:
         assert json.loads(str(data["meta"]))["nodes"] == 30
+
+
+def test_a_network_learns_from_the_play_of_one_not_shipped(tmp_path):
+    # --learned-from: the self-play players judge by the network in a file (a game with no
+    # network shipped, so without it they would judge by hand); its positions differ, and the
+    # weights and the positions keep which network played them.
+    runner = CliRunner()
+    first = tmp_path / "gen1.npz"
+    base = ["lab", "train-value", "--level", "1", "--games", "3", "--nodes", "30",
+            "--epochs", "1", "--sample", "0.5"]
+    assert runner.invoke(cli, base + ["--out", str(first)]).exit_code == 0
+    game = Game(level=1, players=2)
+    by_hand = play_one(game, 500_000, nodes=30, sample=0.5)
+    by_first = play_one(game, 500_000, nodes=30, sample=0.5, network=str(first))
+    again = play_one(game, 500_000, nodes=30, sample=0.5, network=str(first))
+    assert [r.tobytes() for r in by_first[0]] == [r.tobytes() for r in again[0]]
+    assert by_first[2] != by_hand[2]  # (the search's values are the network's, not by hand)
+    positions, second = tmp_path / "p.npz", tmp_path / "gen2.npz"
+    result = runner.invoke(cli, base + ["--learned-from", str(first), "--positions",
+                                        str(positions), "--out", str(second)])
+    assert result.exit_code == 0, result.output
+    made = ValueNet.load(second).meta["learned_from"]
+    assert made == {"file": "gen1.npz",
+                    "sha256": hashlib.sha256(first.read_bytes()).hexdigest()[:16]}
+    with np.load(positions) as data:
+        assert json.loads(str(data["meta"]))["learned_from"] == made
+    wrong = runner.invoke(cli, ["lab", "train-value", "--level", "3", "--games", "1",
+                                "--learned-from", str(first)])
+    assert wrong.exit_code != 0 and "judges spaghetti-code-l1-2p" in wrong.output
+    both = runner.invoke(cli, base + ["--learned", "--learned-from", str(first)])
+    assert both.exit_code != 0 and "one network judges" in both.output
+    for bad in (wrong, both):
+        assert "Traceback" not in bad.output
 
 
 @pytest.mark.parametrize("hidden", [16, 64, 67])  # (the kernel's vectorized sums and a tail)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import numpy as np
 
@@ -29,7 +30,8 @@ MAX_DECISIONS = 2_000
 
 def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
              sample: float = 0.25, judge: Callable[[State, int], object] | None = None,
-             learned: bool = False) -> tuple[list[np.ndarray], list[float], list[float]]:
+             learned: bool = False, network: str | None = None,
+             ) -> tuple[list[np.ndarray], list[float], list[float]]:
     """One game between alpha-beta players of ``nodes`` positions a decision, dealt with seed
     ``deal`` (its random draws seeded with it too, so that a game is the same wherever it is
     played); a decision is at random with odds ``explore``. A decision's position is kept with
@@ -37,16 +39,19 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
     that seat, and what the search made of the position for that seat (with more than two
     players, max-n's value for that seat). A game still on after ``MAX_DECISIONS`` ends by
     C9's tie-break. ``learned``: the players judge by the network that ships for the game
-    (where one does), so that a network learns from the play of the one before it.
-    ``judge(state, seat)``, if given, is shown each kept position (to compare evaluations on
-    the very positions learned from: benchmarks/value_quality.py)."""
+    (where one does), so that a network learns from the play of the one before it;
+    ``network``, the path of a weights file: they judge by that network instead (one not
+    shipped, read once a process). ``judge(state, seat)``, if given, is shown each kept
+    position (to compare evaluations on the very positions learned from:
+    benchmarks/value_quality.py)."""
     from ..envs.encoding import Encoder, program_length
     from .alphabeta import AlphaBetaPlayer
 
     encoder = Encoder(game, program_length(game, None))
     rng = random.Random(deal)
     state = game.new_state(seed=deal)
-    player = AlphaBetaPlayer(max_nodes=nodes, seed=deal, learned=learned)
+    player = AlphaBetaPlayer(max_nodes=nodes, seed=deal, learned=learned,
+                             evaluation=None if network is None else _judge_by(network, game))
     kept: list[tuple[int, np.ndarray, float]] = []
     while not state.is_over and len(state.history) < MAX_DECISIONS:
         legal = state.legal_actions()
@@ -78,13 +83,27 @@ def play_one(game: Game, deal: int, nodes: int = 1000, explore: float = 0.1,
             [searched for _, _, searched in kept])
 
 
+def _judge_by(network: str, game: Game) -> Callable[[State, int], float]:
+    """The evaluation by the network in the weights file ``network``, for ``game``."""
+    key = (network, id(game))
+    if key not in _JUDGES:
+        _JUDGES.clear()  # (one network, one game a run: keep the last alone)
+        _JUDGES[key] = ValueNet.load(Path(network)).evaluation(game)
+    return _JUDGES[key]
+
+
+_JUDGES: dict[tuple[str, int], Callable[[State, int], float]] = {}
+
+
 def self_play(game: Game, games: int, seed: int, nodes: int = 1000, explore: float = 0.1,
               sample: float = 0.25, workers: int = 1,
               progress: Callable[[int], None] | None = None, learned: bool = False,
+              network: str | None = None,
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The positions of ``games`` games (:func:`play_one`, game ``g`` dealt with seed
-    ``seed + g``), over ``workers`` processes. Returns ``(observations, results, searched,
-    game numbers)``, in the games' order whatever the workers."""
+    ``seed + g``; ``learned`` and ``network`` as there), over ``workers`` processes. Returns
+    ``(observations, results, searched, game numbers)``, in the games' order whatever the
+    workers."""
     from concurrent.futures import ProcessPoolExecutor
     from contextlib import nullcontext
 
@@ -96,7 +115,7 @@ def self_play(game: Game, games: int, seed: int, nodes: int = 1000, explore: flo
     searched: list[float] = []
     numbers: list[int] = []
     jobs = ([game] * games, range(seed, seed + games), [nodes] * games, [explore] * games,
-            [sample] * games, [None] * games, [learned] * games)
+            [sample] * games, [None] * games, [learned] * games, [network] * games)
     with ProcessPoolExecutor(workers) if workers > 1 else nullcontext() as pool:
         played = pool.map(play_one, *jobs, chunksize=4) if pool else map(play_one, *jobs)
         for g, (kept, ends, values) in enumerate(played):

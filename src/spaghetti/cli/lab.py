@@ -471,6 +471,10 @@ def puzzles_command(variant: str, level: int, players: int, games: int, seed: in
               help="The self-play players judge by the network that ships for the game (where "
                    "one does) instead of the hand-written evaluation: a new network learns from "
                    "the play of the one before it.")
+@click.option("--learned-from", "network_path", type=click.Path(dir_okay=False, exists=True),
+              default=None,
+              help="The self-play players judge by the network in this weights file (one not "
+                   "shipped, as `--out` writes them): a new network learns from its play.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes that play the games.")
 @click.option("--positions", "positions_path", type=click.Path(dir_okay=False), default=None,
@@ -482,8 +486,8 @@ def puzzles_command(variant: str, level: int, players: int, games: int, seed: in
               help="Draw the learning curve to this file (.svg or .png).")
 def train_value_command(variant: str, level: int, players: int, games: int, seed: int,
                         nodes: int, explore: float, sample: float, hidden: int, epochs: int,
-                        bootstrap: float, learned: bool, workers: int,
-                        positions_path: str | None, out_path: str | None,
+                        bootstrap: float, learned: bool, network_path: str | None,
+                        workers: int, positions_path: str | None, out_path: str | None,
                         plot_path: str | None) -> None:
     """Train a learned evaluation by self-play: a small network that reads a position as the
     environments encode it and says how the game ends (spaghetti.ai.value).
@@ -493,6 +497,7 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
       spaghetti lab train-value --level 3 --games 2000 --workers 2
       spaghetti lab train-value --positions l3.npz --epochs 60   # learn again, no replay
       spaghetti lab train-value --level 3 --learned --out next.npz  # from the shipped one's play
+      spaghetti lab train-value --level 3 --players 4 --learned-from gen1.npz --out gen2.npz
     """
     import time
 
@@ -504,6 +509,11 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
     game = Game(level=level, players=players, variant=variant)
     console = Console(highlight=False, stderr=True)
     started = time.perf_counter()
+    learned_from = None
+    if network_path is not None:
+        if learned:
+            raise click.UsageError("--learned and --learned-from: one network judges, not two")
+        learned_from = _network_of(pathlib.Path(network_path), game)
     positions = pathlib.Path(positions_path) if positions_path else None
     if positions is not None and positions.exists():
         try:
@@ -520,6 +530,7 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
         games, seed, nodes, explore, sample = (made[k] for k in
                                                ("games", "seed", "nodes", "explore", "sample"))
         learned = bool(made.get("learned", False))
+        learned_from = made.get("learned_from")
         click.echo(f"{len(observations):,} positions of {games} games read from {positions}")
     else:
         with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(),
@@ -534,9 +545,11 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
 
             observations, results, searched, numbers = training.self_play(
                 game, games, seed, nodes, explore, sample, workers, progress=on_game,
-                learned=learned)
+                learned=learned, network=network_path)
         made = {"game": value.game_key(game), "games": games, "seed": seed, "nodes": nodes,
                 "explore": explore, "sample": sample, "learned": learned}
+        if learned_from is not None:
+            made["learned_from"] = learned_from
         if positions is not None:
             with positions.open("wb") as kept:
                 np.savez_compressed(kept, x=observations, y=results, v=searched, g=numbers,
@@ -569,6 +582,25 @@ def train_value_command(variant: str, level: int, players: int, games: int, seed
                f"{min(b for _, _, b in curve):.4f})")
     if plot_path:
         _plot_curve(curve, pathlib.Path(plot_path), value.game_key(game), len(observations))
+
+
+def _network_of(path: pathlib.Path, game: Any) -> dict[str, str]:
+    """What the results keep of the network self-play judges by: its file's name and digest
+    (and the command that made it); a clear error where it is not weights of ``game``."""
+    import hashlib
+
+    from ..ai import value
+
+    try:
+        net = value.ValueNet.load(path)
+    except (OSError, ValueError, KeyError) as exc:
+        raise SetupError(f"{path}: not a weights file of `lab train-value` ({exc})") from None
+    if net.meta.get("game") != value.game_key(game):
+        raise SetupError(f"{path} judges {net.meta.get('game')}, not {value.game_key(game)}")
+    made = {"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest()[:16]}
+    if net.meta.get("command"):
+        made["command"] = str(net.meta["command"])
+    return made
 
 
 def _plot_curve(curve: list[tuple[int, float, float]], path: pathlib.Path, name: str,
