@@ -549,9 +549,9 @@ def test_the_vector_env_masks_stay_true_while_some_are_held_past_its_pool():
     held: list[np.ndarray] = []
     for step in range(120):
         masks = envs.action_masks()
-        for i, env in enumerate(envs.envs):
-            assert env.state is not None
-            truth = env.codec.mask(env.state.legal_actions())
+        for i, game in enumerate(envs.envs):
+            assert game.state is not None
+            truth = game.codec.mask(game.state.legal_actions())
             assert np.array_equal(masks[i], truth.view(np.bool_)), (step, i)
         if step % 20 < 7:
             held.append(masks)  # more than the pool keeps ...
