@@ -32,7 +32,8 @@ from spaghetti.ai.value import shipped
 from spaghetti.envs.encoding import NUM_ACTIONS
 from spaghetti.envs.vector import SpaghettiVectorEnv
 
-from learned_speed import first_turn  # (this folder: the scripts run from it)
+from env_speed import random_game  # (this folder: the scripts run from it)
+from learned_speed import first_turn
 
 
 def steps(count: int, level: int, players: int, draw: str) -> None:
@@ -67,13 +68,8 @@ def engine(count: int, level: int, players: int) -> None:
     rng = random.Random(0)
     decisions, deals = 0, 0
     while decisions < count:
-        state = game.new_state(seed=deals)
+        decisions += random_game(game, deals, rng)
         deals += 1
-        legal_actions, apply_action = state.legal_actions, state.apply_action
-        while not state.is_over:
-            options = legal_actions()
-            apply_action(options[int(rng.random() * len(options))])
-            decisions += 1
     print(f"{decisions} decisions of random play, {deals} deals")
 
 

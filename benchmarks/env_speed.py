@@ -48,14 +48,22 @@ def random_play_rate(game, seconds: float) -> float:
     decisions, g = 0, 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state = game.new_state(seed=g)
+        decisions += random_game(game, g, rng)
         g += 1
-        legal_actions, apply_action = state.legal_actions, state.apply_action
-        while not state.is_over:
-            options = legal_actions()
-            apply_action(options[int(rng.random() * len(options))])
-            decisions += 1
     return decisions / (time.perf_counter() - start)
+
+
+def random_game(game, seed: int, rng: random.Random) -> int:
+    """One game dealt with ``seed``, played through the integer door (``legal_actions`` /
+    ``apply_action``) by uniformly random draws from ``rng``: its number of decisions."""
+    state = game.new_state(seed=seed)
+    legal_actions, apply_action = state.legal_actions, state.apply_action
+    decisions = 0
+    while not state.is_over:
+        options = legal_actions()
+        apply_action(options[int(rng.random() * len(options))])
+        decisions += 1
+    return decisions
 
 
 def pettingzoo_rate(variant: str, level: int, players: int, seconds: float) -> float:
