@@ -67,10 +67,8 @@ from rich.progress import Progress  # noqa: E402
 
 from spaghetti.ai import (EASY_SECONDS, NORMAL_NODES, NORMAL_SECONDS,  # noqa: E402
                           AlphaBetaPlayer, GreedyPlayer, MCTSPlayer, make_player)
-from spaghetti.ai import alphabeta  # noqa: E402
 from spaghetti.ai.arena import elo, wilson  # noqa: E402
-from spaghetti.ai.base import ActionPlayer  # noqa: E402
-from spaghetti.ai.value import ValueNet, learned_evaluation  # noqa: E402
+from spaghetti.ai.value import ValueNet  # noqa: E402
 from spaghetti.core.game import Game  # noqa: E402
 
 SETUPS = ("1x2", "3x2", "3x3", "3x4")
@@ -98,7 +96,8 @@ def player(name: str, seed: int, clock: bool) -> Any:
     """A level of ``make_player``; ``LEVEL+hand``: that level judging by the hand-written
     evaluation alone (``make_player(learned=False)``); ``easy+steady``: the greedy player by the
     whole hand-written evaluation; ``easy+material``: ``easy``; ``normal+xK``: ``normal`` with
-    ``K`` times its budget of positions; ``normal+paranoid``: :class:`Paranoid`; ``mcts+N``:
+    ``K`` times its budget of positions; ``normal+paranoid``: ``normal``'s search, paranoid
+    (``AlphaBetaPlayer(paranoid=True)``); ``mcts+N``:
     MCTS with ``N`` iterations a decision;
     ``LEVEL@FILE``: that level judging by the network in FILE."""
     if "@" in name:
@@ -120,9 +119,8 @@ def player(name: str, seed: int, clock: bool) -> Any:
             max_nodes={p: n * int(modifier[1:]) for p, n in NORMAL_NODES.items()},
             seconds=NORMAL_SECONDS if clock else None, seed=seed, learned=True)
     if base == "normal" and modifier == "paranoid":
-        return Paranoid(AlphaBetaPlayer(max_nodes=NORMAL_NODES,
-                                        seconds=NORMAL_SECONDS if clock else None, seed=seed,
-                                        learned=True))
+        return AlphaBetaPlayer(max_nodes=NORMAL_NODES, seconds=NORMAL_SECONDS if clock else None,
+                               seed=seed, learned=True, paranoid=True)
     if base == "mcts" and modifier.isdigit():
         return MCTSPlayer(iterations=int(modifier), seconds=1.0 if clock else None, seed=seed,
                           learned=True)
@@ -132,59 +130,6 @@ def player(name: str, seed: int, clock: bool) -> Any:
     if base == "mctsbot" and not modifier:
         return ReferenceMCTS(seed)
     return make_player(base, seed, clock=clock, learned=not modifier)
-
-
-class Paranoid(ActionPlayer):
-    """``normal``'s search made *paranoid* with 3 or more players: the seat at
-    the root against all the others as one, by alpha-beta on the root seat's value (its
-    2-player search), where the level searches max-n (each seat for itself). Iterative
-    deepening as the search's own, within its budget of positions."""
-
-    def __init__(self, search: AlphaBetaPlayer) -> None:
-        self.search = search
-        self.rng = search.rng
-
-    def best_action(self, state: Any, legal: tuple[int, ...]) -> int:
-        scores = self.scores(state)
-        best = max(scores.values())
-        ties = [a for a in legal if scores[a] >= best - alphabeta._TIE / 2]
-        return ties[self.rng.randrange(len(ties))]
-
-    def scores(self, state: Any) -> dict[int, float]:
-        ab = self.search
-        seat = state.to_move
-        legal = list(state.legal_actions())
-        state.seen_signature  # noqa: B018 (as AlphaBetaPlayer._scores)
-        ab._best, ab._table, ab._nodes = {}, {}, 0
-        ab._limit = (ab.max_nodes if isinstance(ab.max_nodes, int)
-                     else ab.max_nodes[state.players])
-        ab._deadline = None if ab.seconds is None else time.perf_counter() + ab.seconds
-        ab._judge = ab.evaluation or (learned_evaluation(state.game) if ab.learned else None)
-        scores: dict[int, float] = {}
-        for depth in range(1, ab.max_depth + 1):
-            ab._deeper = False
-            found: dict[int, float] = {}
-            try:
-                alpha = -alphabeta._INF
-                d = depth - (state.decision != alphabeta.D_TARGET)
-                for action in legal:
-                    value = ab._value(alphabeta._after(state, action), seat, d, 1,
-                                      alpha - alphabeta._TIE, alphabeta._INF)
-                    found[action] = value
-                    alpha = max(alpha, value)
-            except alphabeta._OutOfBudget:
-                if found and scores:
-                    top = max(found.values())
-                    scores = {a: found.get(a, min(scores[a], top)) for a in legal}
-                break
-            scores = found
-            ab.last_depth = depth
-            legal.sort(key=lambda a: -scores[a])
-            if not ab._deeper:
-                break
-        if not scores:
-            scores = {a: ab._leaf(alphabeta._after(state, a), seat, 1) for a in legal}
-        return scores
 
 
 class NetworkFromFile:

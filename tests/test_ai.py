@@ -393,22 +393,23 @@ def test_greedy_judges_by_the_evaluation_it_is_given():
 # ------------------------------------------------------------------------- alpha-beta
 
 
-def reference(state, seat, depth, ply=1):
-    """Plain minimax (two players) or max-n (more), no pruning, with the search's conventions:
-    forced decisions are free, a win is worth a little less the later it comes. The values of
-    every seat."""
+def reference(state, seat, depth, ply=1, paranoid=False):
+    """Plain minimax (two players, or ``paranoid``: every other seat against ``seat``) or max-n
+    (more), no pruning, with the search's conventions: forced decisions are free, a win is worth
+    a little less the later it comes. The values of every seat."""
     if state.is_over:
         return [(r - WIN_DELAY * ply if r > 0 else r + WIN_DELAY * ply)
                 for r in state.returns()]
     legal = state.legal_actions()
     if len(legal) == 1:
-        return reference(after(state, legal[0]), seat, depth, ply + 1)
+        return reference(after(state, legal[0]), seat, depth, ply + 1, paranoid)
     mid = state.decision == D_TARGET  # a command's targets do not count, nor end the search
     if depth <= 0 and not mid:
         return evaluate_all(state, "leader")  # the search's default (the same with 2 players)
-    children = [reference(after(state, a), seat, depth - (not mid), ply + 1) for a in legal]
+    children = [reference(after(state, a), seat, depth - (not mid), ply + 1, paranoid)
+                for a in legal]
     mover = state.to_move
-    if state.players == 2 and mover != seat:  # zero-sum: the other seat minimises seat's value
+    if (state.players == 2 or paranoid) and mover != seat:  # minimises seat's value
         return min(children, key=lambda v: v[seat])
     return max(children, key=lambda v: v[mover])
 
@@ -431,9 +432,10 @@ def midgame(level, players, seed, decisions, program=None):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [2, 3])
-def test_alphabeta_finds_the_value_of_plain_minimax_or_max_n(players):
-    # Pruning and the move-ordering table must not change the best option's value.
+@pytest.mark.parametrize("players,paranoid", [(2, False), (3, False), (3, True)])
+def test_alphabeta_finds_the_value_of_plain_minimax_or_max_n(players, paranoid):
+    # Pruning and the move-ordering table must not change the best option's value; paranoid,
+    # the other seats take the root seat's value as the one they minimise.
     checked = 0
     for seed in range(12):
         state = midgame(2, players, seed, 30 + seed)
@@ -441,14 +443,15 @@ def test_alphabeta_finds_the_value_of_plain_minimax_or_max_n(players):
             continue
         seat = state.to_move
         for depth in (1, 2):
-            player = AlphaBetaPlayer(max_nodes=10**6, seed=1)
+            player = AlphaBetaPlayer(max_nodes=10**6, seed=1, paranoid=paranoid)
             player._nodes, player._best, player._deadline = 0, {}, None
             vectors: dict = {}
             found = player._root(state, seat, list(state.legal_actions()), depth, {}, vectors)
             # Max-n keeps every seat's value of each option, the mover's as found.
-            assert {a: v[seat] for a, v in vectors.items()} == (found if players > 2 else {})
+            max_n = players > 2 and not paranoid
+            assert {a: v[seat] for a, v in vectors.items()} == (found if max_n else {})
             step = state.decision != D_TARGET
-            want = max(reference(after(state, a), seat, depth - step)[seat]
+            want = max(reference(after(state, a), seat, depth - step, paranoid=paranoid)[seat]
                        for a in state.legal_actions())
             assert max(found.values()) == pytest.approx(want), (seed, depth)
             checked += 1

@@ -5,7 +5,8 @@ a decision. With two players the game is zero-sum and the search is alpha-beta o
 :func:`spaghetti.ai.evaluate.evaluate`: the seat at the root maximises it, the other minimises
 it. With 3 to 5 players it is *max-n*: each seat picks what is best for itself by
 :func:`~spaghetti.ai.evaluate.evaluate_all` (measured against the easy player at level 3, three
-players, it scored 67 % where the *paranoid* reduction, everyone against the root, scored 46 %).
+players, it scored 67 % where the *paranoid* reduction, everyone against the root, scored 46 %;
+``paranoid=True`` searches that way, for the benchmarks that compare the two).
 The horizon counts turns (a flag's run-or-pass, a placement): a command's targets are searched
 through to the command's end, so the evaluation never judges a Bug whose damage is still to be
 aimed, and a forced decision (one legal option) does not count at all. A chance event (the
@@ -62,11 +63,14 @@ class AlphaBetaPlayer(ActionPlayer):
                  seed: int | None = None, rival: str = "leader", table: bool = True,
                  max_depth: int = MAX_DEPTH,
                  evaluation: Callable[[State, int], float] | None = None,
-                 learned: bool = False):
+                 learned: bool = False, paranoid: bool = False):
         self.max_nodes = max_nodes
         self.max_depth = max_depth
         self.table = table  # keep values (see the module's docstring); off only to compare
         self.rival = rival  # whom a seat's evaluation is measured against (3+ players)
+        # With 3+ players, alpha-beta on the root seat's value against all the others as one,
+        # which cuts branches off as max-n cannot (so it sees deeper), instead of max-n.
+        self.paranoid = paranoid
         self.seconds = seconds
         # The value of an unfinished position for a seat, within (-1, 1): the hand-written
         # evaluation unless another is given, or ``learned`` asks for the network that ships
@@ -149,7 +153,7 @@ class AlphaBetaPlayer(ActionPlayer):
             if not self._deeper:  # the whole game was seen: deeper cannot change anything
                 break
         if not scores:  # not even depth 1 fitted: judge each option where it lands
-            if state.players > 2:
+            if state.players > 2 and not self.paranoid:
                 vectors = {}
                 for a in legal:
                     after = _after(state, a)
@@ -163,9 +167,9 @@ class AlphaBetaPlayer(ActionPlayer):
     def _root(self, state: State, seat: int, legal: list[int], depth: int,
               scores: dict[int, float], vectors: dict[int, list[float]]) -> dict[int, float]:
         """Fills ``scores`` option by option (so a cut-short iteration keeps what it found),
-        and with 3+ players ``vectors`` with every seat's value of each."""
+        and with 3+ players (max-n) ``vectors`` with every seat's value of each."""
         depth -= state.decision != D_TARGET
-        if state.players > 2:
+        if state.players > 2 and not self.paranoid:
             for action in legal:
                 values = self._vector(_after(state, action), depth, 1)
                 scores[action] = values[seat]
