@@ -281,8 +281,12 @@ def main() -> None:
     args = parser.parse_args()
     setups = [tuple(int(v) for v in s.lower().split("x")) for s in (args.setup or SETUPS)]
     pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]
-    for x, y in pairs:
-        player(x, 0, True), player(y, 0, True)  # an unknown level fails here, before any game
+    if not args.report:  # (the table needs no players: their network files may be elsewhere)
+        for x, y in pairs:  # an unknown level or a missing network fails here, before any game
+            try:
+                player(x, 0, True), player(y, 0, True)
+            except (ValueError, OSError) as exc:
+                parser.error(str(exc))
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     rows = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
