@@ -9,7 +9,8 @@ instructions and cache misses under callgrind.
 The first: ``SpaghettiVectorEnv`` of 64 games (random opponents), seeded, ``--steps`` steps,
 each game's action a random legal one drawn from the masks (as env_speed.py draws it; with
 ``--draw ids`` the same action, drawn from the batch's legal ids, so that a run of ``--steps N``
-less one of ``--steps 0`` counts the environment's steps nearly alone). The
+less one of ``--steps 0`` counts the environment's steps nearly alone; ``--dtype int8``: its
+observations as ``int8``). The
 second: the learned alpha-beta as it ships (``ValueNet.evaluation``) from the first turn of deals
 4, 5 and 6 (learned_speed.py's), ``--search`` positions each; with ``--hand``, the same search
 judged by the hand-written evaluation. The third (``--engine N``): the engine's own random
@@ -36,9 +37,9 @@ from env_speed import random_game  # (this folder: the scripts run from it)
 from learned_speed import first_turn
 
 
-def steps(count: int, level: int, players: int, draw: str) -> None:
+def steps(count: int, level: int, players: int, draw: str, dtype: str = "float32") -> None:
     vec = SpaghettiVectorEnv(64, variant="spaghetti-code", level=level, players=players,
-                             opponents="random")
+                             opponents="random", observation_dtype=dtype)
     vec.reset(seed=0)
     rng = np.random.default_rng(0)
     # Each game's decisions, counted when it ends and at the close (as env_speed.py counts).
@@ -101,6 +102,8 @@ def main() -> None:
                              "env_speed.py), or the same draw from the batch's legal ids, whose "
                              "cost is small beside the step's (with --steps 0 as a baseline, "
                              "the difference is the steps' own)")
+    parser.add_argument("--dtype", choices=("float32", "int8"), default="float32",
+                        help="the vector environment's observations (default float32)")
     parser.add_argument("--engine", type=int, default=-1, metavar="DECISIONS",
                         help="the engine's random play instead, until this many decisions "
                              "(0: none, the baseline)")
@@ -112,7 +115,7 @@ def main() -> None:
     elif args.search:
         search(args.search, args.level, args.players, args.hand)
     else:
-        steps(args.steps, args.level, args.players, args.draw)
+        steps(args.steps, args.level, args.players, args.draw, args.dtype)
 
 
 if __name__ == "__main__":

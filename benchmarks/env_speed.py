@@ -1,6 +1,6 @@
 """Benchmark: the research environments' steps per second against the engine's own decisions.
 
-    python benchmarks/env_speed.py [--seconds 3] [--players 2] [--repeat 3]
+    python benchmarks/env_speed.py [--seconds 3] [--players 2] [--repeat 3] [--dtype int8]
 
 For each game of the family (level 1 and level 3 where it has levels), three figures, each the
 best of ``--repeat`` runs of about ``--seconds`` seconds, one core:
@@ -18,7 +18,9 @@ best of ``--repeat`` runs of about ``--seconds`` seconds, one core:
   the decisions its steps stand for per second of the environment's own time (``step`` and
   ``action_masks``; the random draw, which a learner's policy replaces, is not counted).
 
-The ratio is the environment's rate over the engine's. Figures go to docs/performance.md.
+The environments give their observations as ``--dtype`` (``float32``, the default, or ``int8``:
+the same numbers). The ratio is the environment's rate over the engine's. Figures go to
+docs/performance.md.
 """
 
 from __future__ import annotations
@@ -66,8 +68,10 @@ def random_game(game, seed: int, rng: random.Random) -> int:
     return decisions
 
 
-def pettingzoo_rate(variant: str, level: int, players: int, seconds: float) -> float:
-    env = raw_env(variant=variant, level=level, players=players, seed=0)
+def pettingzoo_rate(variant: str, level: int, players: int, seconds: float,
+                    dtype: str = "float32") -> float:
+    env = raw_env(variant=variant, level=level, players=players, seed=0,
+                  observation_dtype=dtype)
     rng = np.random.default_rng(0)
     steps = 0
     start = time.perf_counter()
@@ -84,9 +88,10 @@ def pettingzoo_rate(variant: str, level: int, players: int, seconds: float) -> f
     return steps / (time.perf_counter() - start)
 
 
-def gymnasium_rate(variant: str, level: int, players: int,
-                   seconds: float) -> tuple[float, float]:
-    env = SpaghettiEnv(variant=variant, level=level, players=players, opponents="random")
+def gymnasium_rate(variant: str, level: int, players: int, seconds: float,
+                   dtype: str = "float32") -> tuple[float, float]:
+    env = SpaghettiEnv(variant=variant, level=level, players=players, opponents="random",
+                       observation_dtype=dtype)
     rng = np.random.default_rng(0)
     steps, decisions, episode = 0, 0, 0
     start = time.perf_counter()
@@ -105,12 +110,13 @@ def gymnasium_rate(variant: str, level: int, players: int,
     return steps / elapsed, decisions / elapsed
 
 
-def vector_rate(variant: str, level: int, players: int, envs: int, seconds: float) -> float:
+def vector_rate(variant: str, level: int, players: int, envs: int, seconds: float,
+                dtype: str = "float32") -> float:
     """Decisions per second of the vector environment's own time (its ``step`` and
     ``action_masks``), the random agent's draw not counted: a learner's batched policy
     stands in its place."""
     vec = SpaghettiVectorEnv(envs, variant=variant, level=level, players=players,
-                             opponents="random")
+                             opponents="random", observation_dtype=dtype)
     rng = np.random.default_rng(0)
     vec.reset(seed=0)
     # Each game's decisions, counted when it ends and at the close (none dropped, none twice).
@@ -144,9 +150,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
     parser.add_argument("--envs", type=int, default=64,
                         help="games in the vector environment (default 64)")
+    parser.add_argument("--dtype", choices=("float32", "int8"), default="float32",
+                        help="the environments' observations (default float32)")
     args = parser.parse_args()
     print(f"python {platform.python_version()}, {args.players} players, about {args.seconds} s "
-          f"a run, best of {args.repeat}")
+          f"a run, best of {args.repeat}, {args.dtype} observations")
     print("| game | level | engine decisions/s | PettingZoo steps/s | ratio | "
           "Gymnasium steps/s | its decisions/s | ratio | vector decisions/s | ratio |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -155,12 +163,12 @@ def main() -> None:
             continue
         engine = max(engine_rate(variant, level, args.players, args.seconds)
                      for _ in range(args.repeat))
-        pz = max(pettingzoo_rate(variant, level, args.players, args.seconds)
+        pz = max(pettingzoo_rate(variant, level, args.players, args.seconds, args.dtype)
                  for _ in range(args.repeat))
         gym_steps, gym_decisions = max((gymnasium_rate(variant, level, args.players,
-                                                       args.seconds)
+                                                       args.seconds, args.dtype)
                                         for _ in range(args.repeat)), key=lambda r: r[0])
-        vec = max(vector_rate(variant, level, args.players, args.envs, args.seconds)
+        vec = max(vector_rate(variant, level, args.players, args.envs, args.seconds, args.dtype)
                   for _ in range(args.repeat))
         print(f"| {variant} | {level} | {engine:,.0f} | {pz:,.0f} | {pz / engine:.3f} | "
               f"{gym_steps:,.0f} | {gym_decisions:,.0f} | {gym_decisions / engine:.3f} | "

@@ -603,6 +603,43 @@ def test_the_vector_env_ends_an_illegal_action_as_a_loss_or_raises_changing_noth
         strict.step(np.array([legal]))
 
 
+def test_int8_observations_are_the_float32_ones_in_every_environment():
+    from spaghetti.envs.vector import SpaghettiVectorEnv
+
+    wide = SpaghettiVectorEnv(3, level=3, players=2)
+    narrow = SpaghettiVectorEnv(3, level=3, players=2, observation_dtype="int8")
+    assert narrow.single_observation_space.dtype == np.int8
+    obs, _ = wide.reset(seed=3)
+    small, _ = narrow.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(120):
+        assert small.dtype == np.int8 and small.flags.writeable
+        assert np.array_equal(obs, small) and narrow.single_observation_space.contains(small[0])
+        masks = wide.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, *_, infos = wide.step(actions)
+        small, *_, small_infos = narrow.step(actions)
+        for i in np.flatnonzero(infos.get("_final_obs", np.zeros(3, bool))):
+            assert small_infos["final_obs"][i].dtype == np.int8
+            assert np.array_equal(small_infos["final_obs"][i], infos["final_obs"][i])
+    lone = SpaghettiEnv(level=1, observation_dtype="int8")
+    check_env(lone, skip_render_check=True)
+    assert lone.reset(seed=1)[0].dtype == np.int8
+    aec = raw_env(level=1, observation_dtype="int8", seed=1)
+    aec.reset()
+    seen = aec.observe(aec.agent_selection)["observation"]
+    assert seen.dtype == np.int8 and aec.observation_space(aec.agent_selection).contains(
+        {"observation": seen, "action_mask": aec.observe(aec.agent_selection)["action_mask"]})
+    twin = raw_env(level=1, seed=1)
+    twin.reset()
+    assert np.array_equal(seen, twin.observe(twin.agent_selection)["observation"])
+    for bad in ("float64", np.int8, None):
+        with pytest.raises(SetupError, match="observation_dtype is one of float32, int8"):
+            SpaghettiEnv(observation_dtype=bad)
+        with pytest.raises(SetupError, match="observation_dtype"):
+            raw_env(observation_dtype=bad)
+
+
 def test_the_vector_env_refuses_a_bad_count_or_bad_arguments_clearly():
     from spaghetti.envs.vector import SpaghettiVectorEnv
 

@@ -40,6 +40,7 @@ from ..errors import IllegalOptionError, SetupError
 from . import table
 from .batch import TERMINATED, TRUNCATED, Batch
 from .encoding import NUM_ACTIONS, ActionCodec, Encoder
+from .encoding import observation_dtype as observation_dtype_
 from .pettingzoo import MAX_MOVES, make_game, program_length
 
 ENV_ID = "spaghetti/Spaghetti-v0"
@@ -58,7 +59,8 @@ class SpaghettiEnv(gymnasium.Env):
 
     Arguments as :class:`~spaghetti.envs.pettingzoo.SpaghettiAECEnv` (``variant``, ``level``,
     ``players``, ``options``, ``program``, ``cards``, ``max_moves``, ``adjudicate``,
-    ``render_mode``), and: ``seat``, the learner's seat (None: a seat drawn for each game);
+    ``render_mode``, ``observation_dtype``), and: ``seat``, the learner's seat (None: a seat
+    drawn for each game);
     ``opponents``, a difficulty (one for every other seat) or one per other seat in seat order,
     each a difficulty or a player object; ``illegal``, ``"lose"`` or ``"raise"``.
     """
@@ -70,8 +72,10 @@ class SpaghettiEnv(gymnasium.Env):
                  cards: Any = (), seat: int | None = 0,
                  opponents: str | Player | Sequence[str | Player] = "random",
                  max_moves: int | None = MAX_MOVES, adjudicate: bool = False,
-                 illegal: str = "lose", render_mode: str | None = None):
+                 illegal: str = "lose", render_mode: str | None = None,
+                 observation_dtype: str = "float32"):
         self.game = make_game(variant, level, players, options, cards)
+        self.dtype = observation_dtype_(observation_dtype)
         self.program = list(program) if program is not None else None
         if self.program is not None:
             self.game.new_state(self.program, 0)
@@ -102,8 +106,8 @@ class SpaghettiEnv(gymnasium.Env):
         self.cards = program_length(self.game, self.program)
         self.codec = ActionCodec(self.game)
         self.encoder = Encoder(self.game, self.cards)
-        low, high = self.encoder.bounds()
-        self.observation_space = spaces.Box(low, high, dtype=np.float32)
+        low, high = self.encoder.bounds(self.dtype)
+        self.observation_space = spaces.Box(low, high, dtype=self.dtype)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.state: State | None = None
         self._rng: random.Random | None = None
@@ -179,7 +183,7 @@ class SpaghettiEnv(gymnasium.Env):
             ended == TRUNCATED, info
 
     def _observe(self) -> np.ndarray:
-        return np.frombuffer(self._batch.observations(), dtype=np.int8).astype(np.float32)
+        return np.frombuffer(self._batch.observations(), dtype=np.int8).astype(self.dtype)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learner now, as booleans (sb3-contrib's ``MaskablePPO``)."""

@@ -61,7 +61,8 @@ class SpaghettiVectorEnv(VectorEnv):
         self._batch = first.batch(num_envs)
         self._seats = np.zeros(num_envs, dtype=np.int64)
         self._dealt = False
-        self._obs_arrays = _Recycled((num_envs, self._size), np.float32)
+        self._dtype = first.dtype
+        self._obs_arrays = _Recycled((num_envs, self._size), first.dtype)
         self._mask_arrays = _Recycled((num_envs * NUM_ACTIONS,), np.int8)
         self._mask_ids: list[np.ndarray] = []  # the ids each of them has set
         self._mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
@@ -120,7 +121,7 @@ class SpaghettiVectorEnv(VectorEnv):
             final_info = np.full(self.num_envs, None, dtype=object)
             for i in done:
                 final_obs[i] = np.frombuffer(batch.observation(i), dtype=np.int8).astype(
-                    np.float32)
+                    self._dtype)
                 final_info[i] = self._final_info(i)
             for i in done:
                 self._deal(i, None)
@@ -140,7 +141,7 @@ class SpaghettiVectorEnv(VectorEnv):
             self.num_envs, self._size)
 
     def _observations(self) -> np.ndarray:
-        """The observations as ``float32``, in an array nobody else holds."""
+        """The observations in the environment's type, in an array nobody else holds."""
         out = self._obs_arrays.take()[1]
         np.copyto(out, self._written())
         return out
