@@ -107,8 +107,7 @@ def player(name: str, seed: int, clock: bool) -> Any:
         if not isinstance(search, AlphaBetaPlayer):
             raise ValueError(f"{name!r}: only a level that searches (normal, hard) reads a "
                              "network")
-        search.evaluation = NetworkFromFile(path)
-        return searcher
+        return JudgedBy(searcher, search, path)
     base, _, modifier = name.partition("+")
     if modifier == "steady" and base == "easy":
         return GreedyPlayer(seed, seconds=EASY_SECONDS if clock else None)
@@ -132,19 +131,23 @@ def player(name: str, seed: int, clock: bool) -> Any:
     return make_player(base, seed, clock=clock, learned=not modifier)
 
 
-class NetworkFromFile:
-    """The evaluation by the network in a weights file, for the game of the states it judges
-    (made for a game the first time one of its states is judged)."""
+class JudgedBy:
+    """A level whose search judges by the network in a weights file: before each decision the
+    search is handed the network's evaluation of the state's game (made once a game), the
+    object the network that ships makes, so that max-n judges a leaf for every seat at once
+    (``LearnedJudge.every_seat``; the values the same to the last bit as seat by seat)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, player: Any, search: AlphaBetaPlayer, path: str) -> None:
+        self.player, self.search = player, search
         self.net = ValueNet.load(pathlib.Path(path))
         self.by_game: dict[int, Any] = {}
 
-    def __call__(self, state: Any, seat: int) -> float:
+    def choose(self, state: Any) -> str:
         judge = self.by_game.get(id(state.game))
         if judge is None:
             judge = self.by_game[id(state.game)] = self.net.evaluation(state.game)
-        return judge(state, seat)
+        self.search.evaluation = judge
+        return self.player.choose(state)
 
 
 #: OpenSpiel's example (open_spiel/python/examples/mcts.py) runs 1,000 simulations a move.

@@ -4,6 +4,7 @@ random, the evaluation, the arena's statistics, and the CLI (play --vs, hint, ar
 from __future__ import annotations
 
 import math
+import pathlib
 import random
 
 import pytest
@@ -320,6 +321,23 @@ def test_the_ladders_players_are_the_ones_its_docs_name():
     assert steady.evaluation is evaluate and steady.seconds is not None
     with pytest.raises(ValueError, match="unknown player 'easy\\+sharp'"):
         ladder.player("easy+sharp", 9, False)
+
+
+def test_a_ladder_level_judging_by_a_network_file_plays_as_the_network_that_ships():
+    # normal@FILE with the file that ships for 3 players is normal itself, move for move, and
+    # its search holds the learned judge (a leaf judged for every seat at once).
+    from spaghetti.ai.evaluate import LearnedJudge
+
+    ladder = benchmark("ladder")
+    weights = pathlib.Path(spaghetti.__file__).parent / "ai" / "weights"
+    named = ladder.player(f"normal@{weights / 'spaghetti-code-l3-3p.npz'}", 5, False)
+    normal = make_player("normal", 5, clock=False)
+    state = spaghetti.new_game(3, 3, seed=5)
+    while not state.is_over and len(state.history) < 30:
+        option = normal.choose(state)
+        assert named.choose(state) == option
+        state.apply(option)
+    assert isinstance(named.search.evaluation, LearnedJudge)
 
 
 def test_the_ladders_elo_step_is_reckoned_against_the_upper_levels_par():
