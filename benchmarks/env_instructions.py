@@ -30,7 +30,7 @@ import numpy as np
 from spaghetti import Game
 from spaghetti.ai.alphabeta import AlphaBetaPlayer
 from spaghetti.ai.value import shipped
-from spaghetti.envs.encoding import NUM_ACTIONS
+from spaghetti.envs.encoding import NUM_ACTIONS, OBSERVATION_DTYPES
 from spaghetti.envs.vector import SpaghettiVectorEnv
 
 from env_speed import random_game  # (this folder: the scripts run from it)
@@ -102,7 +102,7 @@ def main() -> None:
                              "env_speed.py), or the same draw from the batch's legal ids, whose "
                              "cost is small beside the step's (with --steps 0 as a baseline, "
                              "the difference is the steps' own)")
-    parser.add_argument("--dtype", choices=("float32", "int8"), default="float32",
+    parser.add_argument("--dtype", choices=tuple(OBSERVATION_DTYPES), default="float32",
                         help="the vector environment's observations (default float32)")
     parser.add_argument("--engine", type=int, default=-1, metavar="DECISIONS",
                         help="the engine's random play instead, until this many decisions "

@@ -33,6 +33,7 @@ import time
 import numpy as np
 
 from spaghetti.envs.gymnasium import SpaghettiEnv
+from spaghetti.envs.encoding import OBSERVATION_DTYPES
 from spaghetti.envs.vector import SpaghettiVectorEnv
 from spaghetti.envs.pettingzoo import make_game, raw_env
 
@@ -150,7 +151,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs")
     parser.add_argument("--envs", type=int, default=64,
                         help="games in the vector environment (default 64)")
-    parser.add_argument("--dtype", choices=("float32", "int8"), default="float32",
+    parser.add_argument("--dtype", choices=tuple(OBSERVATION_DTYPES), default="float32",
                         help="the environments' observations (default float32)")
     args = parser.parse_args()
     print(f"python {platform.python_version()}, {args.players} players, about {args.seconds} s "

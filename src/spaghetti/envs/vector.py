@@ -61,7 +61,6 @@ class SpaghettiVectorEnv(VectorEnv):
         self._batch = first.batch(num_envs)
         self._seats = np.zeros(num_envs, dtype=np.int64)
         self._dealt = False
-        self._dtype = first.dtype
         self._obs_arrays = _Recycled((num_envs, self._size), first.dtype)
         self._mask_arrays = _Recycled((num_envs * NUM_ACTIONS,), np.int8)
         self._mask_ids: list[np.ndarray] = []  # the ids each of them has set
@@ -121,7 +120,7 @@ class SpaghettiVectorEnv(VectorEnv):
             final_info = np.full(self.num_envs, None, dtype=object)
             for i in done:
                 final_obs[i] = np.frombuffer(batch.observation(i), dtype=np.int8).astype(
-                    self._dtype)
+                    self._obs_arrays.dtype)
                 final_info[i] = self._final_info(i)
             for i in done:
                 self._deal(i, None)
