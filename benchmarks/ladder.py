@@ -22,6 +22,9 @@ hand-written evaluation (the steady ``easy`` of before ``easy`` counted lives an
 ``normal+x4`` is ``normal`` with four times its budget of positions (any whole factor);
 ``normal+paranoid`` is ``normal``'s search made paranoid with 3 or more players (the seat to
 move against all the others as one, by alpha-beta, where ``normal`` searches max-n);
+``+softT`` (after any level that searches, before ``@FILE``: ``normal+soft0.05@next.npz``)
+hedges its max-n with 3 or more players, each other seat taken to choose by a softmax of its
+values at temperature T (``AlphaBetaPlayer(soft=T)``);
 ``mcts+2000`` is MCTS (``MCTSPlayer``, the learned evaluation where a network ships)
 with 2,000 iterations a decision. ``normal@FILE`` (or ``hard@FILE``) is that level judging by the
 network in FILE (weights as ``spaghetti lab train-value`` writes them; a name without ``-`` or
@@ -55,6 +58,7 @@ import argparse
 import itertools
 import json
 import pathlib
+import re
 import sys
 import time
 from typing import Any
@@ -99,7 +103,15 @@ def player(name: str, seed: int, clock: bool) -> Any:
     ``K`` times its budget of positions; ``normal+paranoid``: ``normal``'s search, paranoid
     (``AlphaBetaPlayer(paranoid=True)``); ``mcts+N``:
     MCTS with ``N`` iterations a decision;
-    ``LEVEL@FILE``: that level judging by the network in FILE."""
+    ``LEVEL@FILE``: that level judging by the network in FILE; ``+softT``: its max-n hedged."""
+    hedged = re.search(r"\+soft([0-9.]+)", name)
+    if hedged:
+        made = player(name.replace(hedged.group(0), ""), seed, clock)
+        search = getattr(made, "search", getattr(made, "fallback", made))
+        if not isinstance(search, AlphaBetaPlayer):
+            raise ValueError(f"{name!r}: only a level that searches (normal, hard) is hedged")
+        search.soft = float(hedged.group(1))
+        return made
     if "@" in name:
         base, _, path = name.partition("@")
         searcher = make_player(base, seed, clock=clock, learned=False)

@@ -411,24 +411,29 @@ def test_greedy_judges_by_the_evaluation_it_is_given():
 # ------------------------------------------------------------------------- alpha-beta
 
 
-def reference(state, seat, depth, ply=1, paranoid=False):
+def reference(state, seat, depth, ply=1, paranoid=False, soft=0.0):
     """Plain minimax (two players, or ``paranoid``: every other seat against ``seat``) or max-n
-    (more), no pruning, with the search's conventions: forced decisions are free, a win is worth
-    a little less the later it comes. The values of every seat."""
+    (more; ``soft``: each other seat's values a softmax's mean), no pruning, with the search's
+    conventions: forced decisions are free, a win is worth a little less the later it comes.
+    The values of every seat."""
     if state.is_over:
         return [(r - WIN_DELAY * ply if r > 0 else r + WIN_DELAY * ply)
                 for r in state.returns()]
     legal = state.legal_actions()
     if len(legal) == 1:
-        return reference(after(state, legal[0]), seat, depth, ply + 1, paranoid)
+        return reference(after(state, legal[0]), seat, depth, ply + 1, paranoid, soft)
     mid = state.decision == D_TARGET  # a command's targets do not count, nor end the search
     if depth <= 0 and not mid:
         return evaluate_all(state, "leader")  # the search's default (the same with 2 players)
-    children = [reference(after(state, a), seat, depth - (not mid), ply + 1, paranoid)
+    children = [reference(after(state, a), seat, depth - (not mid), ply + 1, paranoid, soft)
                 for a in legal]
     mover = state.to_move
     if (state.players == 2 or paranoid) and mover != seat:  # minimises seat's value
         return min(children, key=lambda v: v[seat])
+    if soft and mover != seat:  # each option with odds exp(its value / soft)
+        weights = [math.exp(v[mover] / soft) for v in children]
+        return [sum(w * v[i] for w, v in zip(weights, children)) / sum(weights)
+                for i in range(state.players)]
     return max(children, key=lambda v: v[mover])
 
 
@@ -450,8 +455,9 @@ def midgame(level, players, seed, decisions, program=None):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players,paranoid", [(2, False), (3, False), (3, True)])
-def test_alphabeta_finds_the_value_of_plain_minimax_or_max_n(players, paranoid):
+@pytest.mark.parametrize("players,paranoid,soft", [(2, False, 0.0), (3, False, 0.0),
+                                                  (3, True, 0.0), (3, False, 0.05)])
+def test_alphabeta_finds_the_value_of_plain_minimax_or_max_n(players, paranoid, soft):
     # Pruning and the move-ordering table must not change the best option's value; paranoid,
     # the other seats take the root seat's value as the one they minimise.
     checked = 0
@@ -461,7 +467,7 @@ def test_alphabeta_finds_the_value_of_plain_minimax_or_max_n(players, paranoid):
             continue
         seat = state.to_move
         for depth in (1, 2):
-            player = AlphaBetaPlayer(max_nodes=10**6, seed=1, paranoid=paranoid)
+            player = AlphaBetaPlayer(max_nodes=10**6, seed=1, paranoid=paranoid, soft=soft)
             player._nodes, player._best, player._deadline = 0, {}, None
             vectors: dict = {}
             found = player._root(state, seat, list(state.legal_actions()), depth, {}, vectors)
@@ -469,8 +475,8 @@ def test_alphabeta_finds_the_value_of_plain_minimax_or_max_n(players, paranoid):
             max_n = players > 2 and not paranoid
             assert {a: v[seat] for a, v in vectors.items()} == (found if max_n else {})
             step = state.decision != D_TARGET
-            want = max(reference(after(state, a), seat, depth - step, paranoid=paranoid)[seat]
-                       for a in state.legal_actions())
+            want = max(reference(after(state, a), seat, depth - step, paranoid=paranoid,
+                                 soft=soft)[seat] for a in state.legal_actions())
             assert max(found.values()) == pytest.approx(want), (seed, depth)
             checked += 1
     assert checked >= 15
@@ -500,6 +506,20 @@ def test_c9_search_table_keeps_values_across_transpositions_but_not_histories(
         checked += 1
     assert checked >= 5
     assert nodes[True] < 0.97 * nodes[False]
+
+
+def test_alphabeta_hedged_max_n_takes_a_temperature_and_changes_only_the_others_choices():
+    # soft=T: the other seats' choices become a softmax's mean; a temperature below 0 is refused,
+    # and with 2 players (alpha-beta, no max-n) it changes nothing.
+    with pytest.raises(ValueError, match="temperature"):
+        AlphaBetaPlayer(soft=-0.1)
+    two = midgame(3, 2, 4, 40)
+    assert AlphaBetaPlayer(max_nodes=3000, seed=1, soft=0.05).scores(two) == \
+        AlphaBetaPlayer(max_nodes=3000, seed=1).scores(two)
+    three = midgame(3, 3, 4, 40)
+    hard, hedged = AlphaBetaPlayer(max_nodes=3000, seed=1), AlphaBetaPlayer(max_nodes=3000, seed=1,
+                                                                            soft=0.05)
+    assert hard.scores(three) != hedged.scores(three)
 
 
 def test_alphabeta_takes_the_immediate_win_in_a_built_position():

@@ -6,7 +6,10 @@ a decision. With two players the game is zero-sum and the search is alpha-beta o
 it. With 3 to 5 players it is *max-n*: each seat picks what is best for itself by
 :func:`~spaghetti.ai.evaluate.evaluate_all` (measured against the easy player at level 3, three
 players, it scored 67 % where the *paranoid* reduction, everyone against the root, scored 46 %;
-``paranoid=True`` searches that way, for the benchmarks that compare the two).
+``paranoid=True`` searches that way, for the benchmarks that compare the two). ``soft=T`` hedges
+max-n: a seat other than the root's is taken to choose each option with odds growing as
+``exp(value / T)`` (its value by the root's own evaluation), so the root does not stake all on
+the others judging as it does; the root's own decisions stay its best.
 The horizon counts turns (a flag's run-or-pass, a placement): a command's targets are searched
 through to the command's end, so the evaluation never judges a Bug whose damage is still to be
 aimed, and a forced decision (one legal option) does not count at all. A chance event (the
@@ -32,6 +35,7 @@ changes no value the search finds, only the positions it takes to find it.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -63,7 +67,7 @@ class AlphaBetaPlayer(ActionPlayer):
                  seed: int | None = None, rival: str = "leader", table: bool = True,
                  max_depth: int = MAX_DEPTH,
                  evaluation: Callable[[State, int], float] | None = None,
-                 learned: bool = False, paranoid: bool = False):
+                 learned: bool = False, paranoid: bool = False, soft: float = 0.0):
         self.max_nodes = max_nodes
         self.max_depth = max_depth
         self.table = table  # keep values (see the module's docstring); off only to compare
@@ -71,6 +75,10 @@ class AlphaBetaPlayer(ActionPlayer):
         # With 3+ players, alpha-beta on the root seat's value against all the others as one,
         # which cuts branches off as max-n cannot (so it sees deeper), instead of max-n.
         self.paranoid = paranoid
+        if not soft >= 0.0:
+            raise ValueError(f"soft is a temperature, 0 (max-n) or more, not {soft!r}")
+        self.soft = soft  # max-n hedged (see the module's docstring); 0: max-n
+        self._root_seat = 0  # the seat the search is for
         self.seconds = seconds
         # The value of an unfinished position for a seat, within (-1, 1): the hand-written
         # evaluation unless another is given, or ``learned`` asks for the network that ships
@@ -170,6 +178,7 @@ class AlphaBetaPlayer(ActionPlayer):
         and with 3+ players (max-n) ``vectors`` with every seat's value of each."""
         depth -= state.decision != D_TARGET
         if state.players > 2 and not self.paranoid:
+            self._root_seat = seat
             for action in legal:
                 values = self._vector(_after(state, action), depth, 1)
                 scores[action] = values[seat]
@@ -217,12 +226,18 @@ class AlphaBetaPlayer(ActionPlayer):
         outer, self._deeper = self._deeper, False
         best: list[float] | None = None
         best_action = order[0]
+        hedged = self.soft > 0.0 and seat != self._root_seat
+        seen: list[list[float]] = []
         for action in order:
             values = self._vector(_after(state, action), depth, ply + 1)
+            if hedged:
+                seen.append(values)
             if best is None or values[seat] > best[seat]:
                 best, best_action = values, action
         self._best[key] = best_action
         assert best is not None
+        if hedged:
+            best = _softmax_mean(seen, seat, best[seat], self.soft)
         self._table[slot] = (depth, best, self._deeper)
         self._deeper |= outer
         return best
@@ -304,6 +319,20 @@ class AlphaBetaPlayer(ActionPlayer):
         self._table[slot] = (depth, value, kind, self._deeper)
         self._deeper |= outer
         return value
+
+
+def _softmax_mean(vectors: list[list[float]], seat: int, top: float,
+                  temperature: float) -> list[float]:
+    """The mean of ``vectors``, each weighted by ``exp(its value for seat / temperature)``
+    (``top``: the largest such value, taken off so that no weight overflows)."""
+    total = [0.0] * len(vectors[0])
+    weights = 0.0
+    for values in vectors:
+        weight = math.exp((values[seat] - top) / temperature)
+        weights += weight
+        for i in range(len(total)):
+            total[i] += weight * values[i]
+    return [v / weights for v in total]
 
 
 def _after(state: State, action: object) -> State:
