@@ -508,18 +508,19 @@ def test_c9_search_table_keeps_values_across_transpositions_but_not_histories(
     assert nodes[True] < 0.97 * nodes[False]
 
 
-def test_alphabeta_hedged_max_n_takes_a_temperature_and_changes_only_the_others_choices():
-    # soft=T: the other seats' choices become a softmax's mean; a temperature below 0 is refused,
-    # and with 2 players (alpha-beta, no max-n) it changes nothing.
+def test_alphabeta_hedged_max_n_takes_a_temperature_and_leaves_two_players_alone():
+    # soft=T: the other seats' choices become a softmax's mean (the values, against a reference:
+    # test_alphabeta_finds_the_value_of_plain_minimax_or_max_n); a temperature below 0 is
+    # refused, and with 2 players (alpha-beta, no max-n) it changes nothing.
     with pytest.raises(ValueError, match="temperature"):
         AlphaBetaPlayer(soft=-0.1)
     two = midgame(3, 2, 4, 40)
     assert AlphaBetaPlayer(max_nodes=3000, seed=1, soft=0.05).scores(two) == \
         AlphaBetaPlayer(max_nodes=3000, seed=1).scores(two)
     three = midgame(3, 3, 4, 40)
-    hard, hedged = AlphaBetaPlayer(max_nodes=3000, seed=1), AlphaBetaPlayer(max_nodes=3000, seed=1,
-                                                                            soft=0.05)
-    assert hard.scores(three) != hedged.scores(three)
+    plain = AlphaBetaPlayer(max_nodes=3000, seed=1)
+    hedged = AlphaBetaPlayer(max_nodes=3000, seed=1, soft=0.05)
+    assert plain.scores(three) != hedged.scores(three)
 
 
 def test_alphabeta_takes_the_immediate_win_in_a_built_position():
