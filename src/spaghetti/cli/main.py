@@ -11,6 +11,7 @@ import os
 import random
 import re
 import sys
+from collections.abc import Callable
 from typing import Any, cast
 
 import click
@@ -153,10 +154,24 @@ def cli() -> None:
 # ---------------------------------------------------------------------------- play
 
 
-_game_option = click.option(
-    "--game", "variant", type=click.Choice(list(VARIANTS)), default="spaghetti-code",
-    show_default=True, help="The game of the family: " + "; ".join(
-        f"{name}: {v.title} ({v.title_ja})" for name, v in VARIANTS.items()) + ".")
+def _setup_options(command: Callable) -> Callable:
+    """The flags that set a game up (``play``, ``new``): the game, level, players, program."""
+    for option in reversed((
+            click.option("--game", "variant", type=click.Choice(list(VARIANTS)),
+                         default="spaghetti-code", show_default=True,
+                         help="The game of the family: " + "; ".join(
+                             f"{name}: {v.title} ({v.title_ja})"
+                             for name, v in VARIANTS.items()) + "."),
+            click.option("--level", type=click.IntRange(1, 3), default=1, show_default=True,
+                         help="Level 1 (5 cards), 2 (8 cards) or 3 (10 cards, parameter chips)."),
+            click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True,
+                         help="Number of players (seats 0 to N-1: Red, Blue, Green, Yellow, "
+                              "Purple)."),
+            click.option("--program", metavar="A,B,...", default=None,
+                         help="The program explicitly, card names in order, separated by "
+                              "commas."))):
+        command = option(command)
+    return command
 
 
 # What a record carries, so that `play --load` refuses the flags that would set it up otherwise:
@@ -181,15 +196,9 @@ def _refuse_setup_with_load(ctx: click.Context) -> None:
 
 
 @cli.command()
-@_game_option
-@click.option("--level", type=click.IntRange(1, 3), default=1, show_default=True,
-              help="Level 1 (5 cards), 2 (8 cards) or 3 (10 cards, parameter chips).")
-@click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True,
-              help="Number of players (seats 0 to N-1: Red, Blue, Green, Yellow, Purple).")
+@_setup_options
 @click.option("--seed", type=int, default=None,
               help="Shuffle the program (and seed the computer players) with N; random if absent.")
-@click.option("--program", metavar="A,B,...", default=None,
-              help="The program explicitly, card names in order, separated by commas.")
 @click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
               help="Language of the screen: en (English) or ja (日本語).")
 @click.option("--vs", "opponent", type=click.Choice(["human", *LEVELS]), default="human",
@@ -434,15 +443,9 @@ def legal(file: str) -> None:
 
 
 @cli.command()
-@_game_option
-@click.option("--level", type=click.IntRange(1, 3), default=1, show_default=True,
-              help="Level 1, 2 or 3.")
-@click.option("--players", type=click.IntRange(2, 5), default=2, show_default=True,
-              help="Number of players, 2 to 5.")
+@_setup_options
 @click.option("--seed", type=int, default=None,
               help="Shuffle the level's cards with N (random if neither this nor --program).")
-@click.option("--program", metavar="A,B,...", default=None,
-              help="The program explicitly, card names in order, separated by commas.")
 @click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE", help=_OPTION_HELP)
 @click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.toml", help=_CARDS_HELP + " The record carries their definitions.")
