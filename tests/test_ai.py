@@ -523,6 +523,24 @@ def test_alphabeta_hedged_max_n_takes_a_temperature_and_leaves_two_players_alone
     assert plain.scores(three) != hedged.scores(three)
 
 
+def test_alphabeta_takes_its_temperature_and_its_network_by_the_number_of_players():
+    # A mapping of temperatures, and a collection of the numbers of players that judge by the
+    # network: each applies to its numbers of players only (a ProvingPlayer hands both on).
+    with pytest.raises(ValueError, match="temperature"):
+        AlphaBetaPlayer(soft={4: -0.1})
+    three, four = midgame(3, 3, 4, 40), midgame(3, 4, 4, 40)
+
+    def scores(state, **kwargs):
+        return AlphaBetaPlayer(max_nodes=1500, seed=1, **kwargs).scores(state)
+
+    assert scores(three, soft={4: 0.05}) == scores(three)
+    assert scores(four, soft={4: 0.05}) == scores(four, soft=0.05) != scores(four)
+    assert scores(three, learned={2, 4}) == scores(three) != scores(three, learned=True)
+    assert scores(three, learned={3}) == scores(three, learned=True)
+    proving = ProvingPlayer(soft={4: 0.05}, learned={3})
+    assert (proving.fallback.soft, proving.fallback.learned) == ({4: 0.05}, {3})
+
+
 def test_alphabeta_takes_the_immediate_win_in_a_built_position():
     program = ["Bug", "ForkBomb", "AddFlag", "MoveFlag", "RemoveFlag"]
     state = setup(1, 2, program, [[0, 1, 2, 3], [0, 1, 2, 4]], ["run", "player 1", "pass"])

@@ -9,7 +9,8 @@ players, it scored 67 % where the *paranoid* reduction, everyone against the roo
 ``paranoid=True`` searches that way, for the benchmarks that compare the two). ``soft=T`` hedges
 max-n: a seat other than the root's is taken to choose each option with odds growing as
 ``exp(value / T)`` (its value by the root's own evaluation), so the root does not stake all on
-the others judging as it does; the root's own decisions stay its best.
+the others judging as it does; the root's own decisions stay its best (a mapping gives T by
+the number of players, as ``max_nodes`` may give the budget).
 The horizon counts turns (a flag's run-or-pass, a placement): a command's targets are searched
 through to the command's end, so the evaluation never judges a Bug whose damage is still to be
 aimed, and a forced decision (one legal option) does not count at all. A chance event (the
@@ -38,7 +39,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 from typing import Any
 
 from ..core import notation as N
@@ -67,7 +68,8 @@ class AlphaBetaPlayer(ActionPlayer):
                  seed: int | None = None, rival: str = "leader", table: bool = True,
                  max_depth: int = MAX_DEPTH,
                  evaluation: Callable[[State, int], float] | None = None,
-                 learned: bool = False, paranoid: bool = False, soft: float = 0.0):
+                 learned: bool | Container[int] = False, paranoid: bool = False,
+                 soft: float | Mapping[int, float] = 0.0):
         self.max_nodes = max_nodes
         self.max_depth = max_depth
         self.table = table  # keep values (see the module's docstring); off only to compare
@@ -75,14 +77,19 @@ class AlphaBetaPlayer(ActionPlayer):
         # With 3+ players, alpha-beta on the root seat's value against all the others as one,
         # which cuts branches off as max-n cannot (so it sees deeper), instead of max-n.
         self.paranoid = paranoid
-        if not soft >= 0.0:
+        temperatures = soft.values() if isinstance(soft, Mapping) else (soft,)
+        if not all(t >= 0.0 for t in temperatures):
             raise ValueError(f"soft is a temperature, 0 (max-n) or more, not {soft!r}")
-        self.soft = soft  # max-n hedged (see the module's docstring); 0: max-n
+        # max-n hedged (see the module's docstring), by the number of players if a mapping; 0:
+        # max-n
+        self.soft = soft
+        self._soft = 0.0  # for the game searched
         self._root_seat = 0  # the seat the search is for
         self.seconds = seconds
         # The value of an unfinished position for a seat, within (-1, 1): the hand-written
         # evaluation unless another is given, or ``learned`` asks for the network that ships
-        # for the game searched where one does (ai/value.py).
+        # for the game searched where one does (ai/value.py); a collection of numbers of
+        # players asks for it with those only.
         self.evaluation = evaluation
         self.learned = learned
         self._judge: Callable[[State, int], float] | None = evaluation  # for the game searched
@@ -133,8 +140,12 @@ class AlphaBetaPlayer(ActionPlayer):
         self._limit = (self.max_nodes if isinstance(self.max_nodes, int)
                        else self.max_nodes[state.players])
         self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        self._soft = (self.soft.get(state.players, 0.0) if isinstance(self.soft, Mapping)
+                      else self.soft)
         self._judge = self.evaluation
-        if self._judge is None and self.learned:
+        learned = (self.learned if isinstance(self.learned, bool)
+                   else state.players in self.learned)
+        if self._judge is None and learned:
             from .value import learned_evaluation
 
             self._judge = learned_evaluation(state.game)
@@ -226,7 +237,7 @@ class AlphaBetaPlayer(ActionPlayer):
         outer, self._deeper = self._deeper, False
         best: list[float] | None = None
         best_action = order[0]
-        hedged = self.soft > 0.0 and seat != self._root_seat
+        hedged = self._soft > 0.0 and seat != self._root_seat
         seen: list[list[float]] = []
         for action in order:
             values = self._vector(_after(state, action), depth, ply + 1)
@@ -237,7 +248,7 @@ class AlphaBetaPlayer(ActionPlayer):
         self._best[key] = best_action
         assert best is not None
         if hedged:
-            best = _softmax_mean(seen, seat, best[seat], self.soft)
+            best = _softmax_mean(seen, seat, best[seat], self._soft)
         self._table[slot] = (depth, best, self._deeper)
         self._deeper |= outer
         return best

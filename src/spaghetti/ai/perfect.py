@@ -21,6 +21,7 @@ these players do not use it: it would peek. There they play by the search alone,
 from __future__ import annotations
 
 import time
+from collections.abc import Container, Mapping
 
 from ..core import notation as N
 from ..core.state import State
@@ -79,10 +80,10 @@ def proven_hint(state: State, seconds: float | None = None):
 class ProvingPlayer(ActionPlayer):
     """Plays the solver's proven move when it finds one within ``max_nodes`` positions
     (``level1_nodes`` where the level-1 solver applies, when given) and ``proof_seconds``
-    (None: no cap of time), else the alpha-beta
-    search's within ``fallback_nodes`` (judging by the learned evaluation where one ships for
-    the game, if ``learned``); in a position proven lost, with ``swindle_nodes``, the
-    option of :meth:`swindle`.
+    (None: no cap of time), else the alpha-beta search's within ``fallback_nodes`` (judging by
+    the learned evaluation where one ships for the game, if ``learned``; its max-n hedged by
+    ``soft``); in a position proven lost, with ``swindle_nodes``, the option of
+    :meth:`swindle`.
 
     >>> import spaghetti
     >>> state = spaghetti.new_game(seed=1)
@@ -93,9 +94,10 @@ class ProvingPlayer(ActionPlayer):
     def __init__(self, seed: int | None = None, fallback_nodes: int = 200_000,
                  fallback_seconds: float | None = None, max_nodes: int = SOLVER_NODES,
                  level1_nodes: int | None = None, swindle_nodes: int | None = None,
-                 learned: bool = False, proof_seconds: float | None = None):
+                 learned: bool | Container[int] = False, proof_seconds: float | None = None,
+                 soft: float | Mapping[int, float] = 0.0):
         self.fallback = AlphaBetaPlayer(max_nodes=fallback_nodes, seconds=fallback_seconds,
-                                        seed=seed, learned=learned)
+                                        seed=seed, learned=learned, soft=soft)
         self.fallback_seconds = fallback_seconds  # for the solver and the search together
         self.rng = self.fallback.rng
         self.max_nodes = max_nodes
