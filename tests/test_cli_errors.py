@@ -296,6 +296,24 @@ def test_save_to_a_read_only_file_is_refused_before_the_game_starts(tmp_path):
     assert save.read_text() == "kept"
 
 
+def test_output_that_cannot_be_written_is_one_line_and_the_record_read_first(tmp_path):
+    # -o of new and export: a folder that is not there is one line; a bad record read leaves
+    # the output unmade; a record written back over its own file is read before it is emptied.
+    missing = tmp_path / "no" / "game.json"
+    for args in (["new", "--seed", "3"], ["export", str(tmp_path / "none.json"), "--seat", "0"]):
+        line = one_line_error(run(*args, "-o", str(missing)))
+        assert line.startswith("spaghetti: error: ") and line.endswith("No such file or directory")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="ascii")
+    out = tmp_path / "out.json"
+    one_line_error(run("export", str(bad), "--seat", "0", "-o", str(out)))
+    assert not out.exists()
+    game = tmp_path / "game.json"
+    assert run("new", "--seed", "3", "-o", str(game)).exit_code == 0
+    assert run("export", str(game), "--seat", "0", "-o", str(game)).exit_code == 0
+    assert json.loads(game.read_text(encoding="utf-8"))["players"] == 2
+
+
 def test_autosave_creates_only_its_own_folder_and_says_so(tmp_path):
     games = tmp_path / "games"
     result = run("play", "--vs", "random", "--seed", "3", "--autosave", str(games),

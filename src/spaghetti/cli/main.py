@@ -12,7 +12,7 @@ import random
 import re
 import sys
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, TextIO, cast
 
 import click
 from click.core import ParameterSource
@@ -65,6 +65,8 @@ class _Group(click.Group):
             raise
         except SpaghettiError as exc:
             _fail(str(exc))
+        except click.FileError as exc:  # a file of ``click.File`` (``-o``) that cannot be opened
+            _fail(f"{exc.ui_filename}: {exc.message}")
         except BrokenPipeError:
             # The reader went away (``spaghetti replay game.json | head``): stop quietly.
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -377,6 +379,11 @@ def _viewer(text: str | None):
 
 _SEAT_HELP = ("Whose view: a seat number (what that player may know), 'observer' (public only, "
               "until the game is over) or 'referee' (everything; the default).")
+#: ``-o FILE`` of the commands that write a record; the file is opened at the first write, so a
+#: record read and written back to the same file is read before it is emptied.
+_record_output = click.option("-o", "--output", type=click.File("w", encoding="utf-8", lazy=True),
+                              default="-", show_default=True,
+                              help="Write the record to FILE ('-': standard output).")
 
 
 @cli.command()
@@ -407,9 +414,8 @@ def state(file: str, upto: int | None, seat: str | None) -> None:
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--seat", required=True, metavar="S", help=_SEAT_HELP)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
-              show_default=True, help="Write the record to FILE ('-': standard output).")
-def export(file: str, seat: str, output: str) -> None:
+@_record_output
+def export(file: str, seat: str, output: TextIO) -> None:
     """Write a record as a seat may know it: hidden parts (another's instant card, face-down
     cards) are null. Such a record can be read but not replayed.
 
@@ -419,12 +425,7 @@ def export(file: str, seat: str, output: str) -> None:
       spaghetti export game.json --seat observer
     """
     final = records.replay(read_record_data(file))
-    text = records.dumps(final, seat=_viewer(seat))
-    if output == "-":
-        click.echo(text, nl=False)
-    else:
-        with open(output, "w", encoding="utf-8") as f:
-            f.write(text)
+    output.write(records.dumps(final, seat=_viewer(seat)))
 
 
 @cli.command()
@@ -449,10 +450,9 @@ def legal(file: str) -> None:
 @click.option("--option", "rule_options", multiple=True, metavar="NAME=VALUE", help=_OPTION_HELP)
 @click.option("--cards", "cards_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.toml", help=_CARDS_HELP + " The record carries their definitions.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
-              show_default=True, help="Write the record to FILE ('-': standard output).")
+@_record_output
 def new(variant: str, level: int, players: int, seed: int | None, program: str | None,
-        rule_options: tuple[str, ...], cards_path: str | None, output: str) -> None:
+        rule_options: tuple[str, ...], cards_path: str | None, output: TextIO) -> None:
     """Write the record of a new game, program written out, no actions yet.
 
     \b
@@ -470,12 +470,7 @@ def new(variant: str, level: int, players: int, seed: int | None, program: str |
         seed = random.randrange(10_000)
     state = Game(level=level, players=players, options=options, variant=variant,
                  custom_cards=read_cards(cards_path)).new_state(names, seed)
-    text = records.dumps(state)
-    if output == "-":
-        click.echo(text, nl=False)
-    else:
-        with open(output, "w", encoding="utf-8") as f:
-            f.write(text)
+    output.write(records.dumps(state))
 
 
 # ---------------------------------------------------------------------------- serve
