@@ -468,7 +468,7 @@ def test_alphabeta_finds_the_value_of_plain_minimax_or_max_n(players, paranoid, 
         seat = state.to_move
         for depth in (1, 2):
             player = AlphaBetaPlayer(max_nodes=10**6, seed=1, paranoid=paranoid, soft=soft)
-            player._nodes, player._best, player._deadline = 0, {}, None
+            player._begin(state)
             vectors: dict = {}
             found = player._root(state, seat, list(state.legal_actions()), depth, {}, vectors)
             # Max-n keeps every seat's value of each option, the mover's as found.

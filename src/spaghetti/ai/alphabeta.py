@@ -134,21 +134,7 @@ class AlphaBetaPlayer(ActionPlayer):
             return {}
         legal = list(state.legal_actions())
         state.seen_signature  # noqa: B018 (from here on the copies keep it: see State)
-        self._best = {}
-        self._table = {} if self.table else _Forgetful()
-        self._nodes = 0
-        self._limit = (self.max_nodes if isinstance(self.max_nodes, int)
-                       else self.max_nodes[state.players])
-        self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        self._soft = (self.soft.get(state.players, 0.0) if isinstance(self.soft, Mapping)
-                      else self.soft)
-        self._judge = self.evaluation
-        learned = (self.learned if isinstance(self.learned, bool)
-                   else state.players in self.learned)
-        if self._judge is None and learned:
-            from .value import learned_evaluation
-
-            self._judge = learned_evaluation(state.game)
+        self._begin(state)
         scores: dict[int, float] = {}
         vectors: dict[int, list[float]] = {}
         for depth in range(1, self.max_depth + 1):
@@ -182,6 +168,25 @@ class AlphaBetaPlayer(ActionPlayer):
                 scores = {a: self._leaf(_after(state, a), seat, 1) for a in legal}
         self.vectors = vectors
         return scores
+
+    def _begin(self, state: State) -> None:
+        """Sets up a search of ``state``: an empty table, the budget and what the settings
+        given by the number of players resolve to for its game."""
+        self._best = {}
+        self._table = {} if self.table else _Forgetful()
+        self._nodes = 0
+        self._limit = (self.max_nodes if isinstance(self.max_nodes, int)
+                       else self.max_nodes[state.players])
+        self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        self._soft = (self.soft.get(state.players, 0.0) if isinstance(self.soft, Mapping)
+                      else self.soft)
+        self._judge = self.evaluation
+        learned = (self.learned if isinstance(self.learned, bool)
+                   else state.players in self.learned)
+        if self._judge is None and learned:
+            from .value import learned_evaluation
+
+            self._judge = learned_evaluation(state.game)
 
     def _root(self, state: State, seat: int, legal: list[int], depth: int,
               scores: dict[int, float], vectors: dict[int, list[float]]) -> dict[int, float]:
