@@ -39,16 +39,16 @@ _STRINGS: dict[str, tuple[str, str]] = {
                 "やさしい: 自分の手だけを読む（即答）。初心者のようにライフと旗の数だけで判断する。"
                 "ランダムに勝つ"),
     "ai.normal": ("normal: reads the replies too, under 1 s a move (judging by a learned "
-                  "network at levels 2 and 3 with 2 players and at level 3 with 3); won 75-88 % "
-                  "against easy with 2 to 4 players",
+                  "network at levels 2 and 3 with 2 players and at level 3 with 3); won 87 % "
+                  "against easy at level 1 and 75-95 % at level 3 with 2 to 4 players",
                   "ふつう: 相手の応手も読む（1手1秒以内。レベル2・3の2人とレベル3の3人では自己対局で"
-                  "学習した評価を使う）。やさしいに対し勝率75〜88%（2〜4人）"),
+                  "学習した評価を使う）。やさしいに対しレベル1で勝率87%、レベル3で75〜95%（2〜4人）"),
     "ai.hard": ("hard: reads deeper and plays proven moves near the end (at level 1 from "
                 "placement on), about 5 s a move at most; won 90 % against normal at level 1 "
-                "and 76 % at level 3 with 2 players, 83-92 % with 3-4 players",
+                "and 69 % at level 3 with 2 players, 55-63 % with 3-4 players",
                 "つよい: さらに深く読み、終盤（レベル1では配置から）はソルバーが証明した手を指す"
-                "（1手およそ5秒以内）。2人ではふつうに対しレベル1で勝率90%、レベル3で76%、"
-                "3〜4人では83〜92%"),
+                "（1手およそ5秒以内）。2人ではふつうに対しレベル1で勝率90%、レベル3で69%、"
+                "3〜4人では55〜63%"),
     "ai.perfect": ("perfect: the solver's proven move (at level 1 with two players, most whole "
                    "games; up to about 5 s more a move), else as hard; at level 1 even with "
                    "hard, which proves most placements too (each won 8 of 10 as the first "
