@@ -541,6 +541,17 @@ def test_alphabeta_takes_its_temperature_and_its_network_by_the_number_of_player
     assert (proving.fallback.soft, proving.fallback.learned) == ({4: 0.05}, {3})
 
 
+def test_normal_judges_by_hand_and_hard_hedges_with_four_players():
+    # With four players the network paid only hedged (docs/performance.md): normal, whose
+    # search is max-n unhedged, keeps the hand-written evaluation there.
+    from spaghetti.ai import HARD_SOFT, NORMAL_LEARNED
+
+    assert 4 not in NORMAL_LEARNED and {2, 3} <= NORMAL_LEARNED and HARD_SOFT == {4: 0.05}
+    assert make_player("normal", 1).learned == NORMAL_LEARNED
+    assert make_player("normal", 1, learned=False).learned is False
+    for level in ("hard", "perfect"):
+        assert make_player(level, 1).fallback.soft == HARD_SOFT
+
 def test_alphabeta_takes_the_immediate_win_in_a_built_position():
     program = ["Bug", "ForkBomb", "AddFlag", "MoveFlag", "RemoveFlag"]
     state = setup(1, 2, program, [[0, 1, 2, 3], [0, 1, 2, 4]], ["run", "player 1", "pass"])

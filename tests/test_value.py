@@ -19,6 +19,9 @@ from spaghetti.ai.value import SCALE, WEIGHTS, ValueNet, game_key, learned_evalu
 from spaghetti.cli.main import cli
 from spaghetti.errors import SetupError
 
+#: The games a network ships for (level, players): Spaghetti Code's.
+SHIPPED = [(2, 2), (3, 2), (3, 3), (3, 4)]
+
 
 def small_net(inputs: int, seed: int = 0) -> ValueNet:
     rng = np.random.default_rng(seed)
@@ -71,7 +74,7 @@ def test_an_evaluation_reads_only_a_game_of_its_size():
         small_net(1502).evaluation(Game(level=1, players=2))
 
 
-@pytest.mark.parametrize("level, players", [(2, 2), (3, 2), (3, 3)])
+@pytest.mark.parametrize("level, players", SHIPPED)
 def test_the_shipped_evaluation_adds_what_changed_to_the_same_last_bit(level, players):
     # The evaluation a search calls keeps each seat's first-layer sums and adds only the
     # features that changed since the last position; its sums are exact, so it answers what
@@ -417,10 +420,6 @@ def test_the_kernel_refuses_weights_that_do_not_fit():
         pytest.skip("the C kernel was not built")
     with pytest.raises(ValueError, match="do not fit"):
         module._kernel(bytes(10), bytes(4 * 9 * 2), bytes(8), bytes(8), 0.0)
-
-
-#: The games a network ships for (level, players): Spaghetti Code's.
-SHIPPED = [(2, 2), (3, 2), (3, 3)]
 
 
 def test_networks_ship_for_the_games_listed_and_no_other():

@@ -9,12 +9,14 @@
 - ``normal``: :class:`AlphaBetaPlayer`, the replies seen too, within 5,000 positions with two
   players and 20,000 with more (about a tenth and a third of a second a decision, never more
   than one), judging the positions it leaves unexplored by the learned evaluation where a
-  network ships for the game (:mod:`spaghetti.ai.value`), else by the hand-written one;
+  network ships for the game (:mod:`spaghetti.ai.value`), else by the hand-written one (with
+  four players always by hand: ``NORMAL_LEARNED``);
 - ``hard``: :class:`ProvingPlayer`, the exact solver's move wherever it proves one within
   20,000 positions (near the end of a game; at level 1 with two players 2,000,000 positions of
   the level-1 solver, about two seconds, which settle most placements), else ``normal``'s
   search within 200,000 positions and the 4.5 s the proof left (about five seconds at most in
-  all);
+  all), judging by the network wherever one ships, its max-n hedged with four players
+  (``HARD_SOFT``);
 - ``perfect``: :class:`ProvingPlayer` with ten times the solver's budget (the end of a game),
   and at level 1 with two players 5,000,000 positions of the level-1 solver (about five
   seconds: most whole games from the empty board); ``hard`` elsewhere, except that a position
@@ -64,6 +66,15 @@ HARD_LEVEL1_NODES = 2_000_000
 LEVELS = ("random", "easy", "normal", "hard", "perfect")
 #: The levels that judge by a learned evaluation where one ships (``make_player(learned=...)``).
 LEARNING_LEVELS = ("normal", "hard", "perfect")
+#: The numbers of players with which ``normal`` judges by the network that ships: with four,
+#: alone in normal's max-n the network held its seat at 22 % of 40 games against three by
+#: hand, and paid only hedged (docs/performance.md, "Level 3 with 4 players: the first link of
+#: a chain").
+NORMAL_LEARNED = frozenset({2, 3, 5})
+#: hard's max-n hedged by the number of players (``AlphaBetaPlayer(soft=...)``): with four,
+#: the network's forecast of the others' moves is softened (the bar's sample there: one such
+#: hard won 40 of 120 games against three by hand, 25.5-42.2 %, par 25 %).
+HARD_SOFT = {4: 0.05}
 
 
 def make_player(level: str, seed: int | None = None, clock: bool = True,
@@ -88,16 +99,16 @@ def make_player(level: str, seed: int | None = None, clock: bool = True,
         return GreedyPlayer(seed, seconds=capped(EASY_SECONDS), evaluation=material)
     if level == "normal":
         return AlphaBetaPlayer(max_nodes=NORMAL_NODES, seconds=capped(NORMAL_SECONDS), seed=seed,
-                               learned=learned)
+                               learned=NORMAL_LEARNED if learned else False)
     if level == "hard":
         return ProvingPlayer(seed=seed, fallback_nodes=HARD_NODES,
                              fallback_seconds=capped(HARD_SECONDS), max_nodes=HARD_PROOF_NODES,
-                             level1_nodes=HARD_LEVEL1_NODES, learned=learned,
+                             level1_nodes=HARD_LEVEL1_NODES, learned=learned, soft=HARD_SOFT,
                              proof_seconds=capped(HARD_SECONDS - MIN_SEARCH_SECONDS))
     if level == "perfect":
         return ProvingPlayer(seed=seed, fallback_nodes=HARD_NODES,
                              fallback_seconds=capped(HARD_SECONDS), level1_nodes=LEVEL1_NODES,
-                             swindle_nodes=SWINDLE_NODES, learned=learned)
+                             swindle_nodes=SWINDLE_NODES, learned=learned, soft=HARD_SOFT)
     raise ValueError(f"unknown difficulty {level!r}: one of {', '.join(LEVELS)}")
 
 
@@ -112,12 +123,14 @@ def definition(level: str) -> dict:
         "random": {"class": "RandomPlayer"},
         "easy": {"class": "GreedyPlayer", "max_nodes": GREEDY_NODES,
                  "evaluation": "lives and flags alone"},
-        "normal": {"class": "AlphaBetaPlayer", "max_nodes": NORMAL_NODES, **judged},
+        "normal": {"class": "AlphaBetaPlayer", "max_nodes": NORMAL_NODES, **judged,
+                   "learned_players": sorted(NORMAL_LEARNED)},
         "hard": {"class": "ProvingPlayer", "fallback_nodes": HARD_NODES,
                  "proof_nodes": HARD_PROOF_NODES, "level1_nodes": HARD_LEVEL1_NODES,
-                 **judged},
+                 "soft": HARD_SOFT, **judged},
         "perfect": {"class": "ProvingPlayer", "fallback_nodes": HARD_NODES,
-                    "level1_nodes": LEVEL1_NODES, "swindle_nodes": SWINDLE_NODES, **judged},
+                    "level1_nodes": LEVEL1_NODES, "swindle_nodes": SWINDLE_NODES,
+                    "soft": HARD_SOFT, **judged},
     }
     if level not in budgets:
         raise ValueError(f"unknown difficulty {level!r}: one of {', '.join(LEVELS)}")

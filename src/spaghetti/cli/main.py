@@ -211,7 +211,7 @@ def _refuse_setup_with_load(ctx: click.Context) -> None:
                    "(under 1 s a move), 'hard' searches deeper and plays the solver's proven "
                    "moves near the end (about 5 s at most; both judge by a network learned "
                    "from self-play where one ships: levels 2 and 3 with 2 players, level 3 "
-                   "with 3), 'perfect' gives the "
+                   "with 3, and for 'hard' level 3 with 4), 'perfect' gives the "
                    "solver ten "
                    "times as long (at level 1 with two players, whole games: about 5 s more a "
                    "move) and "
