@@ -48,8 +48,8 @@ _STRINGS: dict[str, tuple[str, str]] = {
                 "normal does and at level 3 with 4 players; won 90 % against normal at level 1 "
                 "and 69 % at level 3 with 2 players, 55-70 % with 3-4 players",
                 "つよい: さらに深く読み、終盤（レベル1では配置から）はソルバーが証明した手を指す"
-                "（1手およそ5秒以内。ふつうと同じ対局とレベル3の4人では学習した評価を使う）。2人ではふつうに対しレベル1で勝率90%、レベル3で69%、"
-                "3〜4人では55〜70%"),
+                "（1手およそ5秒以内。ふつうと同じ対局とレベル3の4人では学習した評価を使う）。"
+                "2人ではふつうに対しレベル1で勝率90%、レベル3で69%、3〜4人では55〜70%"),
     "ai.perfect": ("perfect: the solver's proven move (at level 1 with two players, most whole "
                    "games; up to about 5 s more a move), else as hard; at level 1 even with "
                    "hard, which proves most placements too (each won 8 of 10 as the first "
