@@ -622,7 +622,8 @@ def test_puzzle_of_the_day_page_checks_the_answer_against_the_proof_and_keeps_a_
         page.wait_for_selector("#puzzle-why")
         assert first.answer in page.locator("#puzzle-why").text_content()
         assert page.locator("#puzzle-streak").text_content().endswith(": 0")
-        page.select_option("#lang", "ja")
-        page.wait_for_selector("#puzzle-goal")
-        assert "詰め問題" in page.locator("#puzzle-title").text_content()
+        page.select_option("#lang", "ja")  # the puzzle is fetched again: wait for its new title
+        page.wait_for_function("document.querySelector('#puzzle-title')?.textContent"
+                               ".includes('詰め問題')")
+        assert page.locator("#puzzle-goal").count() == 1
         page.close()
